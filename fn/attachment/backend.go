@@ -1,0 +1,69 @@
+package attachment
+
+import (
+	"fmt"
+	"strings"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/gateway2tyk/gateway2tyk/fn/inventory"
+	"github.com/gateway2tyk/gateway2tyk/fn/status"
+)
+
+// resolveBackends resolves every backendRef of every rule and derives the route's ResolvedRefs condition:
+// True when all resolve, otherwise False with the reason of the first that does not (in rule and reference
+// order) and a message naming each one by its field path.
+func resolveBackends(hr *gwv1.HTTPRoute, inv *inventory.Inventory) ([][]Backend, metav1.Condition) {
+	out := make([][]Backend, len(hr.Spec.Rules))
+	var reason gwv1.RouteConditionReason
+	var messages []string
+	for i, rule := range hr.Spec.Rules {
+		out[i] = make([]Backend, len(rule.BackendRefs))
+		for j, ref := range rule.BackendRefs {
+			b := resolveBackend(hr, ref, inv)
+			out[i][j] = b
+			if !b.Resolved() {
+				if reason == "" {
+					reason = b.Reason
+				}
+				messages = append(messages, fmt.Sprintf("spec.rules[%d].backendRefs[%d]: %s", i, j, b.Message))
+			}
+		}
+	}
+	if reason == "" {
+		return out, status.Condition(rcResolvedRefs, true, string(gwv1.RouteReasonResolvedRefs),
+			"all backend references are resolved", hr.Generation)
+	}
+	return out, status.Condition(rcResolvedRefs, false, string(reason), strings.Join(messages, "; "), hr.Generation)
+}
+
+// resolveBackend implements the Backends table of the reference for one backendRef: a core Service with a port
+// (else InvalidKind), in the route's namespace or one whose ReferenceGrant allows it (else RefNotPermitted),
+// that exists (else BackendNotFound).
+func resolveBackend(hr *gwv1.HTTPRoute, ref gwv1.HTTPBackendRef, inv *inventory.Inventory) Backend {
+	b := Backend{Ref: ref, Namespace: hr.Namespace}
+	if ref.Namespace != nil {
+		b.Namespace = string(*ref.Namespace)
+	}
+	group, kind := string(*ref.Group), string(*ref.Kind)
+	name := fmt.Sprintf("%s %s/%s", groupKind(group, kind), b.Namespace, ref.Name)
+	switch {
+	case group != "" || kind != inventory.KindService:
+		b.Reason, b.Message = gwv1.RouteReasonInvalidKind, name+": only core Services are supported as backends"
+	case ref.Port == nil:
+		b.Reason, b.Message = gwv1.RouteReasonInvalidKind, name+": port is required"
+	case !permitted(refFrom{inventory.GatewayGroup, inventory.KindHTTPRoute, hr.Namespace},
+		refTo{"", inventory.KindService, b.Namespace, string(ref.Name)}, inv):
+		b.Reason, b.Message = gwv1.RouteReasonRefNotPermitted, fmt.Sprintf(
+			"%s is in another namespace and no ReferenceGrant in %s allows HTTPRoutes from %s to refer to it",
+			name, b.Namespace, hr.Namespace)
+	default:
+		b.Service = inv.Services[types.NamespacedName{Namespace: b.Namespace, Name: string(ref.Name)}]
+		if b.Service == nil {
+			b.Reason, b.Message = gwv1.RouteReasonBackendNotFound, name+" does not exist"
+		}
+	}
+	return b
+}

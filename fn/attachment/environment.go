@@ -1,0 +1,26 @@
+package attachment
+
+import (
+	corev1 "k8s.io/api/core/v1"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+)
+
+// Environment answers the questions whose answers depend on the implementation rather than on Gateway API.
+type Environment interface {
+	// ClassParameters judges the parametersRef of one of our GatewayClasses: "" when the class can be
+	// accepted, otherwise why its parameters are invalid (the message of Accepted False InvalidParameters).
+	ClassParameters(gc *gwv1.GatewayClass) string
+	// Infrastructure resolves the data plane of one of our Gateways.
+	Infrastructure(gw *gwv1.Gateway) Infrastructure
+}
+
+// Infrastructure is what the implementation knows about a Gateway's data plane.
+type Infrastructure struct {
+	// Invalid, when set, says why the Gateway's parameters cannot be read: the Gateway is neither accepted nor
+	// programmed, and no route attaches to it.
+	Invalid string
+	// Service fronts the data plane. It gives the Gateway its addresses and the ports listeners may use.
+	Service *corev1.Service
+	// NoService says why there is no Service (the Gateway is then not programmed: UnsupportedAddress).
+	NoService string
+}

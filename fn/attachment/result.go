@@ -1,0 +1,114 @@
+package attachment
+
+import (
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+)
+
+// Result is the attachment of every object of ours.
+type Result struct {
+	// Classes are our GatewayClasses, by name.
+	Classes map[string]*Class
+	// Gateways are the Gateways of our classes, sorted by namespace and name.
+	Gateways []*Gateway
+	// GatewaysByName indexes Gateways.
+	GatewaysByName map[types.NamespacedName]*Gateway
+	// Routes are the HTTPRoutes with at least one parentRef to one of our Gateways, sorted by namespace and name.
+	Routes []*Route
+}
+
+// Class is one of our GatewayClasses.
+type Class struct {
+	Class      *gwv1.GatewayClass
+	Accepted   bool
+	Conditions []metav1.Condition
+}
+
+// Gateway is a Gateway of one of our classes.
+type Gateway struct {
+	Gateway *gwv1.Gateway
+	Class   *Class
+	// Infrastructure is what the Environment said about the Gateway's data plane.
+	Infrastructure Infrastructure
+	// Usable is false when routes cannot attach at all: the class is not accepted or the Gateway's parameters
+	// cannot be read.
+	Usable     bool
+	Addresses  []gwv1.GatewayStatusAddress
+	Listeners  []*Listener
+	Conditions []metav1.Condition
+}
+
+// Key is the Gateway's namespaced name.
+func (g *Gateway) Key() types.NamespacedName {
+	return types.NamespacedName{Namespace: g.Gateway.Namespace, Name: g.Gateway.Name}
+}
+
+// Listener is one listener of a Gateway, with its status.
+type Listener struct {
+	Listener       gwv1.Listener
+	SupportedKinds []gwv1.RouteGroupKind
+	// Serving is true when the listener is accepted and not conflicted: routes attached to it are served.
+	Serving bool
+	// Valid is true when every condition of the listener is as it should be.
+	Valid bool
+	// Certificates are the Secrets of tls.certificateRefs that resolved to a valid key pair, in order.
+	Certificates   []*corev1.Secret
+	AttachedRoutes int32
+	Conditions     []metav1.Condition
+}
+
+// Hostname is the listener's hostname, "" when it has none.
+func (l *Listener) Hostname() string {
+	if l.Listener.Hostname == nil {
+		return ""
+	}
+	return string(*l.Listener.Hostname)
+}
+
+// Route is an HTTPRoute with at least one parentRef to one of our Gateways.
+type Route struct {
+	Route *gwv1.HTTPRoute
+	// Parents has one entry per parentRef to one of our Gateways, in parentRef order.
+	Parents []*Parent
+	// Backends has, for each rule, the resolution of each of its backendRefs.
+	Backends [][]Backend
+	// ResolvedRefs is the route's ResolvedRefs condition, the same for every parent.
+	ResolvedRefs metav1.Condition
+}
+
+// Parent is the attachment of a route to one of our Gateways through one parentRef.
+type Parent struct {
+	// Index is the position of the parentRef in spec.parentRefs.
+	Index int
+	// Ref is the parentRef with its CRD defaults.
+	Ref     gwv1.ParentReference
+	Gateway *Gateway
+	// Accepted is the route's Accepted condition for this parent, as attachment decides it.
+	Accepted metav1.Condition
+	// Listeners are the serving listeners the route attaches to, each with the effective hostnames it
+	// gives the route ("" when neither the route nor the listener names a hostname).
+	Listeners []AttachedListener
+}
+
+// AttachedListener is a serving listener that admits the route, and the hostnames it serves the route on.
+type AttachedListener struct {
+	Listener  *Listener
+	Hostnames []string
+}
+
+// Backend is the resolution of one backendRef.
+type Backend struct {
+	Ref gwv1.HTTPBackendRef
+	// Namespace is the backend's namespace (the route's when the reference leaves it out).
+	Namespace string
+	// Service is the referenced Service, nil when the reference does not resolve.
+	Service *corev1.Service
+	// Reason and Message say why it does not resolve ("" when it does).
+	Reason  gwv1.RouteConditionReason
+	Message string
+}
+
+// Resolved reports whether the backendRef points at an existing, permitted Service with a port.
+func (b Backend) Resolved() bool { return b.Reason == "" }

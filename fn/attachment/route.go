@@ -1,0 +1,180 @@
+package attachment
+
+import (
+	"fmt"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/types"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/gateway2tyk/gateway2tyk/fn/inventory"
+	"github.com/gateway2tyk/gateway2tyk/fn/status"
+)
+
+const (
+	rcAccepted     = string(gwv1.RouteConditionAccepted)
+	rcResolvedRefs = string(gwv1.RouteConditionResolvedRefs)
+)
+
+// attachRoute resolves an HTTPRoute against our Gateways; it returns nil when no parentRef points at one of
+// them (the route is another controller's business, and gets no status from us).
+func attachRoute(hr *gwv1.HTTPRoute, gateways map[types.NamespacedName]*Gateway, inv *inventory.Inventory) *Route {
+	r := &Route{Route: hr}
+	for i, ref := range hr.Spec.ParentRefs {
+		g := parentGateway(ref, hr.Namespace, gateways)
+		if g == nil {
+			continue
+		}
+		r.Parents = append(r.Parents, attachParent(hr, i, ref, g, inv))
+	}
+	if len(r.Parents) == 0 {
+		return nil
+	}
+	r.Backends, r.ResolvedRefs = resolveBackends(hr, inv)
+	return r
+}
+
+// parentGateway returns our Gateway that a parentRef names, or nil. The reference's group and kind must be
+// gateway.networking.k8s.io/Gateway (the CRD defaults), and its namespace defaults to the route's.
+func parentGateway(ref gwv1.ParentReference, routeNamespace string, gateways map[types.NamespacedName]*Gateway) *Gateway {
+	if ref.Group == nil || string(*ref.Group) != inventory.GatewayGroup || ref.Kind == nil || string(*ref.Kind) != inventory.KindGateway {
+		return nil
+	}
+	ns := routeNamespace
+	if ref.Namespace != nil {
+		ns = string(*ref.Namespace)
+	}
+	return gateways[types.NamespacedName{Namespace: ns, Name: string(ref.Name)}]
+}
+
+// attachParent decides the route's Accepted condition for one parentRef, in the order the checks narrow the
+// listeners down: a usable Gateway, listeners selected by sectionName and port (NoMatchingParent), listeners
+// whose allowedRoutes admit the route (NotAllowedByListeners), listeners sharing a hostname with the route
+// (NoMatchingListenerHostname), and at least one of those serving.
+func attachParent(hr *gwv1.HTTPRoute, index int, ref gwv1.ParentReference, g *Gateway, inv *inventory.Inventory) *Parent {
+	p := &Parent{Index: index, Ref: ref, Gateway: g}
+	gen := hr.Generation
+	reject := func(reason gwv1.RouteConditionReason, format string, args ...any) *Parent {
+		p.Accepted = status.Condition(rcAccepted, false, string(reason), fmt.Sprintf(format, args...), gen)
+		return p
+	}
+	gwName := g.Gateway.Namespace + "/" + g.Gateway.Name
+	if !g.Usable {
+		return reject(gwv1.RouteReasonNoMatchingParent, "Gateway %s cannot be used: %s", gwName,
+			status.Find(g.Conditions, condAccepted).Message)
+	}
+	selected := selectedListeners(ref, g)
+	if len(selected) == 0 {
+		return reject(gwv1.RouteReasonNoMatchingParent, "Gateway %s has no listener that matches %s", gwName, describeSection(ref))
+	}
+	admitting := filterListeners(selected, func(l *Listener) bool { return admits(l, hr, g, inv) })
+	if len(admitting) == 0 {
+		return reject(gwv1.RouteReasonNotAllowedByListeners,
+			"the allowedRoutes of the listeners of Gateway %s (%s) do not admit HTTPRoutes from namespace %s",
+			gwName, listenerNames(selected), hr.Namespace)
+	}
+	routeHosts := routeHostnames(hr)
+	var matched []*Listener
+	for _, l := range admitting {
+		hosts := intersectHostnames(l.Hostname(), routeHosts)
+		if len(hosts) == 0 {
+			continue
+		}
+		matched = append(matched, l)
+		if l.Serving {
+			p.Listeners = append(p.Listeners, AttachedListener{Listener: l, Hostnames: hosts})
+		}
+	}
+	if len(matched) == 0 {
+		return reject(gwv1.RouteReasonNoMatchingListenerHostname,
+			"no hostname of the route (%s) matches the hostname of a listener of Gateway %s (%s)",
+			strings.Join(routeHosts, ", "), gwName, listenerHostnames(admitting))
+	}
+	if len(p.Listeners) == 0 {
+		return reject(gwv1.RouteReasonNoMatchingParent,
+			"the listeners of Gateway %s that admit the route (%s) are not accepted", gwName, listenerNames(matched))
+	}
+	p.Accepted = status.Condition(rcAccepted, true, string(gwv1.RouteReasonAccepted),
+		fmt.Sprintf("attached to Gateway %s through %s", gwName, listenerNames(attachedListeners(p.Listeners))), gen)
+	return p
+}
+
+// admittingListeners returns the listeners of g that a route attaches to through ref, whatever their own
+// status: selected by sectionName and port, admitted by allowedRoutes, and sharing a hostname with the route.
+// It is what attachedRoutes counts.
+func admittingListeners(hr *gwv1.HTTPRoute, ref gwv1.ParentReference, g *Gateway, inv *inventory.Inventory) []*Listener {
+	routeHosts := routeHostnames(hr)
+	return filterListeners(selectedListeners(ref, g), func(l *Listener) bool {
+		return admits(l, hr, g, inv) && len(intersectHostnames(l.Hostname(), routeHosts)) > 0
+	})
+}
+
+// selectedListeners applies a parentRef's sectionName and port: each, when set, must match the listener.
+func selectedListeners(ref gwv1.ParentReference, g *Gateway) []*Listener {
+	return filterListeners(g.Listeners, func(l *Listener) bool {
+		if ref.SectionName != nil && *ref.SectionName != l.Listener.Name {
+			return false
+		}
+		if ref.Port != nil && *ref.Port != l.Listener.Port {
+			return false
+		}
+		return true
+	})
+}
+
+func filterListeners(in []*Listener, keep func(*Listener) bool) []*Listener {
+	var out []*Listener
+	for _, l := range in {
+		if keep(l) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+func routeHostnames(hr *gwv1.HTTPRoute) []string {
+	out := make([]string, len(hr.Spec.Hostnames))
+	for i, h := range hr.Spec.Hostnames {
+		out[i] = string(h)
+	}
+	return out
+}
+
+func describeSection(ref gwv1.ParentReference) string {
+	var parts []string
+	if ref.SectionName != nil {
+		parts = append(parts, fmt.Sprintf("sectionName %q", *ref.SectionName))
+	}
+	if ref.Port != nil {
+		parts = append(parts, fmt.Sprintf("port %d", *ref.Port))
+	}
+	return strings.Join(parts, " and ")
+}
+
+func listenerNames(ls []*Listener) string {
+	names := make([]string, len(ls))
+	for i, l := range ls {
+		names[i] = string(l.Listener.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+func listenerHostnames(ls []*Listener) string {
+	names := make([]string, len(ls))
+	for i, l := range ls {
+		h := l.Hostname()
+		if h == "" {
+			h = "any"
+		}
+		names[i] = string(l.Listener.Name) + ": " + h
+	}
+	return strings.Join(names, ", ")
+}
+
+func attachedListeners(as []AttachedListener) []*Listener {
+	out := make([]*Listener, len(as))
+	for i, a := range as {
+		out[i] = a.Listener
+	}
+	return out
+}

@@ -1,0 +1,360 @@
+package config
+
+import (
+	"fmt"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// Output selects what the render emits for each API.
+type Output string
+
+// Inputs selects whether the Gateway API inputs are passed through.
+type Inputs string
+
+// Severity is the failOn threshold.
+type Severity string
+
+const (
+	// APIVersion and Kind identify the typed function config.
+	APIVersion = "gateway2tyk.io/v1alpha1"
+	Kind       = "RenderConfig"
+
+	// DefaultControllerName is Tyk Operator's own controller name, so that a
+	// repository written for the operator renders without any config.
+	DefaultControllerName = "tyk.tyk.io/gateway-controller"
+
+	OutputConfigMap           Output = "ConfigMap"
+	OutputTykOasApiDefinition Output = "TykOasApiDefinition"
+
+	InputsKeep Inputs = "Keep"
+	InputsDrop Inputs = "Drop"
+
+	FailOnError   Severity = "Error"
+	FailOnWarning Severity = "Warning"
+)
+
+// configMapKind is the kind `kpt fn eval -- key=value` wraps the keys in.
+const configMapKind = "ConfigMap"
+
+// maxControllerNameLength mirrors the Gateway API CRD's limit on
+// GatewayClass spec.controllerName: a longer name can never match a class.
+const maxControllerNameLength = 253
+
+// Spec is the validated, defaulted configuration.
+type Spec struct {
+	ControllerName string   `json:"controllerName,omitempty"`
+	Output         Output   `json:"output,omitempty"`
+	Inputs         Inputs   `json:"inputs,omitempty"`
+	FailOn         Severity `json:"failOn,omitempty"`
+}
+
+// Default is the configuration used when no function config is given.
+func Default() Spec {
+	return Spec{
+		ControllerName: DefaultControllerName,
+		Output:         OutputConfigMap,
+		Inputs:         InputsKeep,
+		FailOn:         FailOnError,
+	}
+}
+
+// Fails reports whether a KRM result of the given severity ("error",
+// "warning" or "info", as in the ResourceList's results) reaches the failOn
+// threshold, so the caller can decide the exit status in one place.
+func (s Severity) Fails(resultSeverity string) bool {
+	rank := map[string]int{"info": 0, "warning": 1, "error": 2}
+	r, ok := rank[strings.ToLower(resultSeverity)]
+	if !ok {
+		// An unknown severity is treated as the worst so that it is never
+		// silently ignored.
+		r = rank["error"]
+	}
+	threshold := rank["error"]
+	if s == FailOnWarning {
+		threshold = rank["warning"]
+	}
+	return r >= threshold
+}
+
+// FieldError names the config object and the offending field, e.g.
+//
+//	RenderConfig tyk: spec.output: must be one of ConfigMap, TykOasApiDefinition (got "Secret")
+//	ConfigMap fn-config: data.colour: unknown field
+type FieldError struct {
+	Kind, Name, Field, Message string
+}
+
+func (e *FieldError) Error() string {
+	label := e.Kind
+	if label == "" {
+		// Without a kind the user still needs to know which file is meant.
+		label = "function config"
+	}
+	if e.Name != "" {
+		label += " " + e.Name
+	}
+	if e.Field == "" {
+		return label + ": " + e.Message
+	}
+	return label + ": " + e.Field + ": " + e.Message
+}
+
+// Load reads the function config node (nil or an empty node → Default()). It
+// accepts kind RenderConfig with apiVersion gateway2tyk.io/v1alpha1, or a v1
+// ConfigMap whose data holds the same keys. It returns a *FieldError for an
+// unknown kind/apiVersion, an unknown field (in spec, or an unknown data key),
+// a value of the wrong type, or a bad value.
+func Load(node *yaml.RNode) (Spec, error) {
+	if node == nil {
+		return Default(), nil
+	}
+	root := deref(node.YNode())
+	if isEmpty(root) {
+		return Default(), nil
+	}
+	l := &loader{}
+	if root.Kind != yaml.MappingNode {
+		return Spec{}, l.fail("", "must be a mapping (got %s)", describe(root))
+	}
+	topOrder, top, err := l.fields(root, "")
+	if err != nil {
+		return Spec{}, err
+	}
+
+	// The name and kind are read first so that every later error, even one
+	// about metadata itself, can say which object it is about.
+	if md, ok := top["metadata"]; ok && !isNull(md) {
+		if md.Kind != yaml.MappingNode {
+			return Spec{}, l.fail("metadata", "must be a mapping (got %s)", describe(md))
+		}
+		_, mdFields, err := l.fields(md, "metadata")
+		if err != nil {
+			return Spec{}, err
+		}
+		if n, ok := mdFields["name"]; ok {
+			if l.name, err = l.str(n, "metadata.name"); err != nil {
+				return Spec{}, err
+			}
+		}
+	}
+	kind, err := l.str(top["kind"], "kind")
+	if err != nil {
+		return Spec{}, err
+	}
+	l.kind = kind
+	apiVersion, err := l.str(top["apiVersion"], "apiVersion")
+	if err != nil {
+		return Spec{}, err
+	}
+
+	var body, wantAPIVersion string
+	switch kind {
+	case Kind:
+		body, wantAPIVersion = "spec", APIVersion
+	case configMapKind:
+		body, wantAPIVersion = "data", "v1"
+	case "":
+		return Spec{}, l.fail("kind", "missing; must be %s (%s) or %s (v1)", Kind, APIVersion, configMapKind)
+	default:
+		return Spec{}, l.fail("kind", "must be %s (%s) or %s (v1) (got %q)", Kind, APIVersion, configMapKind, kind)
+	}
+	if apiVersion != wantAPIVersion {
+		return Spec{}, l.fail("apiVersion", "must be %s (got %q)", wantAPIVersion, apiVersion)
+	}
+	for _, k := range topOrder {
+		switch k {
+		case "apiVersion", "kind", "metadata", body:
+		case "immutable":
+			// A legitimate ConfigMap field that changes nothing for us.
+			if kind != configMapKind {
+				return Spec{}, l.fail(k, "unknown field")
+			}
+		default:
+			return Spec{}, l.fail(k, "unknown field")
+		}
+	}
+
+	spec := Default()
+	b, ok := top[body]
+	if !ok || isNull(b) {
+		return spec, nil
+	}
+	if b.Kind != yaml.MappingNode {
+		return Spec{}, l.fail(body, "must be a mapping (got %s)", describe(b))
+	}
+	order, values, err := l.fields(b, body)
+	if err != nil {
+		return Spec{}, err
+	}
+	// Document order, so that the first offending field in the file is the
+	// one reported.
+	for _, k := range order {
+		path := body + "." + k
+		// The key is checked before its value so that a misspelt key is
+		// reported as such even when its value is empty or of the wrong type.
+		if !knownField[k] {
+			return Spec{}, l.fail(path, "unknown field")
+		}
+		v, err := l.str(values[k], path)
+		if err != nil {
+			return Spec{}, err
+		}
+		if v == "" {
+			continue
+		}
+		switch k {
+		case "controllerName":
+			if msg := controllerNameError(v); msg != "" {
+				return Spec{}, l.fail(path, "%s (got %q)", msg, v)
+			}
+			spec.ControllerName = v
+		case "output":
+			if err := l.enum(path, v, OutputConfigMap, OutputTykOasApiDefinition); err != nil {
+				return Spec{}, err
+			}
+			spec.Output = Output(v)
+		case "inputs":
+			if err := l.enum(path, v, InputsKeep, InputsDrop); err != nil {
+				return Spec{}, err
+			}
+			spec.Inputs = Inputs(v)
+		case "failOn":
+			if err := l.enum(path, v, FailOnError, FailOnWarning); err != nil {
+				return Spec{}, err
+			}
+			spec.FailOn = Severity(v)
+		}
+	}
+	return spec, nil
+}
+
+// knownField lists the keys of spec, which are also the keys of data.
+var knownField = map[string]bool{"controllerName": true, "output": true, "inputs": true, "failOn": true}
+
+// loader carries the object's identity so that each error can name it.
+type loader struct {
+	kind, name string
+}
+
+func (l *loader) fail(path, format string, args ...any) *FieldError {
+	return &FieldError{Kind: l.kind, Name: l.name, Field: path, Message: fmt.Sprintf(format, args...)}
+}
+
+// fields indexes a mapping node and returns its keys in document order; a
+// repeated key is an error because which of the two values wins would
+// otherwise depend on the reader.
+func (l *loader) fields(m *yaml.Node, path string) ([]string, map[string]*yaml.Node, error) {
+	out := make(map[string]*yaml.Node, len(m.Content)/2)
+	var order []string
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k := deref(m.Content[i]).Value
+		p := k
+		if path != "" {
+			p = path + "." + k
+		}
+		if _, dup := out[k]; dup {
+			return nil, nil, l.fail(p, "duplicate field")
+		}
+		out[k] = deref(m.Content[i+1])
+		order = append(order, k)
+	}
+	return order, out, nil
+}
+
+// str reads a string scalar; null and absent read as "", which means default.
+// Other scalars are refused rather than stringified, so that `output: 1` or
+// `failOn: true` is reported as the type mistake it is.
+func (l *loader) str(n *yaml.Node, path string) (string, error) {
+	if n == nil || isNull(n) {
+		return "", nil
+	}
+	if n.Kind != yaml.ScalarNode || n.ShortTag() != yaml.NodeTagString {
+		return "", l.fail(path, "must be a string (got %s)", describe(n))
+	}
+	return n.Value, nil
+}
+
+func (l *loader) enum(path, v string, allowed ...fmt.Stringer) error {
+	names := make([]string, len(allowed))
+	for i, a := range allowed {
+		if a.String() == v {
+			return nil
+		}
+		names[i] = a.String()
+	}
+	return l.fail(path, "must be one of %s (got %q)", strings.Join(names, ", "), v)
+}
+
+func (o Output) String() string   { return string(o) }
+func (i Inputs) String() string   { return string(i) }
+func (s Severity) String() string { return string(s) }
+
+// controllerNameError applies the Gateway API CRD's rule for
+// GatewayClass spec.controllerName, so that a name we accept is one a
+// GatewayClass can actually carry. It returns "" for a valid name.
+func controllerNameError(v string) string {
+	if len(v) > maxControllerNameLength {
+		return validation.MaxLenError(maxControllerNameLength)
+	}
+	errs := validation.IsDomainPrefixedPath(field.NewPath("controllerName"), v)
+	if len(errs) == 0 {
+		return ""
+	}
+	msgs := make([]string, len(errs))
+	for i, e := range errs {
+		msgs[i] = e.Detail
+	}
+	return strings.Join(msgs, "; ")
+}
+
+// deref follows documents and aliases to the node that holds the value.
+func deref(n *yaml.Node) *yaml.Node {
+	for n != nil {
+		switch {
+		case n.Kind == yaml.DocumentNode && len(n.Content) == 1:
+			n = n.Content[0]
+		case n.Kind == yaml.AliasNode && n.Alias != nil:
+			n = n.Alias
+		default:
+			return n
+		}
+	}
+	return nil
+}
+
+func isNull(n *yaml.Node) bool {
+	return n.Kind == yaml.ScalarNode && n.ShortTag() == yaml.NodeTagNull
+}
+
+// isEmpty covers the shapes an absent functionConfig takes after a
+// ResourceList is read: no node, a zero node, null, or {}.
+func isEmpty(n *yaml.Node) bool {
+	return n == nil || n.Kind == 0 || isNull(n) ||
+		(n.Kind == yaml.MappingNode && len(n.Content) == 0)
+}
+
+// describe names a node's type in the user's YAML terms.
+func describe(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "mapping"
+	case yaml.SequenceNode:
+		return "sequence"
+	case yaml.ScalarNode:
+		switch tag := n.ShortTag(); tag {
+		case yaml.NodeTagInt:
+			return "integer"
+		case yaml.NodeTagBool:
+			return "boolean"
+		case yaml.NodeTagFloat:
+			return "float"
+		default:
+			return strings.TrimPrefix(tag, "!!")
+		}
+	}
+	return "unknown node"
+}

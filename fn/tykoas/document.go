@@ -1,0 +1,170 @@
+// Package tykoas owns the Tyk OAS API definition that gateway2tyk emits: an
+// OpenAPI 3.0 document (kept as a kin-openapi *openapi3.T) plus typed structs
+// for the subset of the x-tyk-api-gateway extension that gateway2tyk sets, and
+// their stable JSON encoding. It knows nothing about the Gateway API or
+// Kubernetes; the translator decides what goes in.
+package tykoas
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+)
+
+// Document is one Tyk OAS API definition. The Tyk part is kept out of
+// OpenAPI.Extensions so that callers work with typed fields; Encode merges it
+// back under ExtensionKey.
+type Document struct {
+	OpenAPI *openapi3.T
+	Tyk     XTykAPIGateway
+}
+
+// NewDocument returns an empty, active API whose OpenAPI title and Tyk id and
+// name are all id, so the API is recognisable in the Dashboard by its id.
+func NewDocument(id string) *Document {
+	return &Document{
+		OpenAPI: &openapi3.T{
+			OpenAPI: "3.0.3",
+			Info:    &openapi3.Info{Title: id, Version: "1.0.0"},
+			Paths:   openapi3.NewPaths(),
+		},
+		Tyk: XTykAPIGateway{
+			Info: Info{ID: id, Name: id, State: State{Active: true}},
+		},
+	}
+}
+
+// openAPI30Methods are the operation keys of an OpenAPI 3.0 path item. Other
+// methods would land in kin-openapi's 3.2-only additionalOperations and make
+// the document invalid, so AddOperation refuses them.
+var openAPI30Methods = map[string]bool{
+	http.MethodConnect: true, http.MethodDelete: true, http.MethodGet: true,
+	http.MethodHead: true, http.MethodOptions: true, http.MethodPatch: true,
+	http.MethodPost: true, http.MethodPut: true, http.MethodTrace: true,
+}
+
+// AddOperation adds (or replaces) the operation for method at path. Tyk
+// attaches per-endpoint middleware by operationId, and OpenAPI requires
+// responses on every operation, so both are always set. Output order does not
+// depend on call order: Encode sorts paths and methods.
+//
+// It panics on a method OpenAPI 3.0 cannot express, which is a programming
+// error: every Gateway API HTTPMethod is one of the nine 3.0 methods.
+func (d *Document) AddOperation(path, method, operationID string) {
+	m := strings.ToUpper(method)
+	if !openAPI30Methods[m] {
+		panic(fmt.Sprintf("tykoas: HTTP method %q has no OpenAPI 3.0 operation", method))
+	}
+	d.OpenAPI.AddOperation(path, m, &openapi3.Operation{
+		OperationID: operationID,
+		Responses: openapi3.NewResponses(openapi3.WithName("default",
+			openapi3.NewResponse().WithDescription("Default response"))),
+	})
+}
+
+// Encode returns the document as JSON: the OpenAPI object with the Tyk
+// extension under ExtensionKey, object keys sorted at every level, 2-space
+// indentation, no HTML escaping and a trailing newline. The output is a
+// function of the document's content only, so rendering the same input twice
+// gives byte-identical files that diff cleanly.
+func (d *Document) Encode() ([]byte, error) {
+	if d == nil || d.OpenAPI == nil {
+		return nil, errors.New("tykoas: document has no OpenAPI part")
+	}
+	if _, ok := d.OpenAPI.Extensions[ExtensionKey]; ok {
+		// Two sources for one key would make the output depend on which wins.
+		return nil, fmt.Errorf("tykoas: OpenAPI.Extensions must not hold %q; set Document.Tyk", ExtensionKey)
+	}
+	oas, err := json.Marshal(d.OpenAPI)
+	if err != nil {
+		return nil, fmt.Errorf("tykoas: encode OpenAPI: %w", err)
+	}
+	tyk, err := json.Marshal(&d.Tyk)
+	if err != nil {
+		return nil, fmt.Errorf("tykoas: encode %s: %w", ExtensionKey, err)
+	}
+	// Round-tripping through generic values puts every object, including the
+	// Tyk structs, into one canonical form (sorted keys); json.Number keeps
+	// numbers exactly as written.
+	var top map[string]any
+	if err := unmarshalNumbers(oas, &top); err != nil {
+		return nil, fmt.Errorf("tykoas: encode OpenAPI: %w", err)
+	}
+	var ext any
+	if err := unmarshalNumbers(tyk, &ext); err != nil {
+		return nil, fmt.Errorf("tykoas: encode %s: %w", ExtensionKey, err)
+	}
+	top[ExtensionKey] = ext
+
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // header values and mock bodies stay readable
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(top); err != nil {
+		return nil, fmt.Errorf("tykoas: encode: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// MarshalJSON lets a Document be embedded in other JSON; it is Encode.
+func (d *Document) MarshalJSON() ([]byte, error) {
+	return d.Encode()
+}
+
+// UnmarshalJSON is Decode, for symmetry with MarshalJSON.
+func (d *Document) UnmarshalJSON(data []byte) error {
+	got, err := Decode(data)
+	if err != nil {
+		return err
+	}
+	*d = *got
+	return nil
+}
+
+// Decode reads a document written by Encode. It is strict about the Tyk
+// extension: a field outside the subset modelled here is an error, because
+// silently dropping it would lose configuration on a read-modify-write.
+func Decode(data []byte) (*Document, error) {
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(data, &top); err != nil {
+		return nil, fmt.Errorf("tykoas: decode: %w", err)
+	}
+	raw, ok := top[ExtensionKey]
+	if !ok {
+		return nil, fmt.Errorf("tykoas: decode: no %q extension", ExtensionKey)
+	}
+	var tyk XTykAPIGateway
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&tyk); err != nil {
+		return nil, fmt.Errorf("tykoas: decode %s: %w", ExtensionKey, err)
+	}
+
+	oas, err := openapi3.NewLoader().LoadFromData(data)
+	if err != nil {
+		return nil, fmt.Errorf("tykoas: decode OpenAPI: %w", err)
+	}
+	delete(oas.Extensions, ExtensionKey)
+	if len(oas.Extensions) == 0 {
+		oas.Extensions = nil
+	}
+	return &Document{OpenAPI: oas, Tyk: tyk}, nil
+}
+
+func unmarshalNumbers(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return errors.New("trailing data after JSON value")
+	}
+	return nil
+}
