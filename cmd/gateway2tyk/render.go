@@ -1,0 +1,102 @@
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
+	"sigs.k8s.io/kustomize/kyaml/kio"
+	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/gateway2tyk/gateway2tyk/fn"
+)
+
+func newRenderCommand() *cobra.Command {
+	var configPath string
+	cmd := &cobra.Command{
+		Use:   "render [-c CONFIG] PATH...",
+		Short: "Render YAML files and directories and print the output as a YAML stream",
+		Long: "render reads the YAML files and directories given (directories recursively), runs the function over\n" +
+			"them and prints the result as a plain multi-document YAML stream; results go to stderr. The function\n" +
+			"config is the file given with -c, or else a RenderConfig found among the inputs.",
+		Args:          cobra.MinimumNArgs(1),
+		SilenceErrors: true,
+		SilenceUsage:  true,
+		RunE: func(cmd *cobra.Command, paths []string) error {
+			items, fnConfig, err := readPaths(paths, configPath)
+			if err != nil {
+				fmt.Fprintln(cmd.ErrOrStderr(), "gateway2tyk render:", err)
+				return err
+			}
+			rl := &framework.ResourceList{Items: items, FunctionConfig: fnConfig}
+			procErr := fn.Processor{Context: argoContext()}.Process(rl)
+			for _, r := range rl.Results {
+				fmt.Fprintln(cmd.ErrOrStderr(), r.String())
+			}
+			w := kio.ByteWriter{Writer: cmd.OutOrStdout(), ClearAnnotations: []string{
+				kioutil.PathAnnotation, kioutil.IndexAnnotation, kioutil.LegacyPathAnnotation, kioutil.LegacyIndexAnnotation,
+				kioutil.IdAnnotation, kioutil.LegacyIdAnnotation,
+			}}
+			if err := w.Write(rl.Items); err != nil {
+				fmt.Fprintln(cmd.ErrOrStderr(), "gateway2tyk render:", err)
+				return err
+			}
+			if procErr != nil {
+				return procErr
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVarP(&configPath, "config", "c", "", "the function config (a RenderConfig or a ConfigMap)")
+	return cmd
+}
+
+// readPaths reads the items of every path. Kustomization and Kptfile objects are build files, not resources,
+// and a RenderConfig among the inputs is the function config (unless -c names one), so none of them is an item.
+func readPaths(paths []string, configPath string) ([]*yaml.RNode, *yaml.RNode, error) {
+	var items []*yaml.RNode
+	var fnConfig *yaml.RNode
+	for _, p := range paths {
+		info, err := os.Stat(p)
+		if err != nil {
+			return nil, nil, err
+		}
+		var nodes []*yaml.RNode
+		if info.IsDir() {
+			nodes, err = kio.LocalPackageReader{PackagePath: p, OmitReaderAnnotations: true}.Read()
+		} else {
+			var f *os.File
+			if f, err = os.Open(p); err == nil {
+				nodes, err = (&kio.ByteReader{Reader: f, OmitReaderAnnotations: true}).Read()
+				f.Close()
+			}
+		}
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", p, err)
+		}
+		for _, n := range nodes {
+			switch n.GetKind() {
+			case "Kustomization", "Component", "Kptfile":
+				continue
+			case "RenderConfig":
+				if fnConfig == nil {
+					fnConfig = n
+				}
+				continue
+			}
+			items = append(items, n)
+		}
+	}
+	if configPath != "" {
+		data, err := os.ReadFile(configPath)
+		if err != nil {
+			return nil, nil, err
+		}
+		if fnConfig, err = yaml.Parse(string(data)); err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", configPath, err)
+		}
+	}
+	return items, fnConfig, nil
+}

@@ -1,0 +1,86 @@
+// Package emit owns the output items: the ConfigMaps and TykOasApiDefinitions that hold the rendered APIs,
+// with their labels and annotations, the gateway2tyk.io/status annotation on input items, and the upsert of
+// emitted objects into the item list (replaced, never duplicated; output sorted so that input order does not
+// matter). It decides nothing; it writes what the other stages decided.
+package emit
+
+import (
+	"sort"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// Labels and annotations written on emitted objects.
+const (
+	LabelManagedBy = "app.kubernetes.io/managed-by"
+	ManagedBy      = "gateway2tyk"
+	LabelAPIID     = "gateway2tyk.io/api-id"
+
+	AnnotationRoute      = "gateway2tyk.io/route"
+	AnnotationGateway    = "gateway2tyk.io/gateway"
+	AnnotationHostname   = "gateway2tyk.io/hostname"
+	AnnotationPath       = "gateway2tyk.io/path"
+	AnnotationConditions = "gateway2tyk.io/conditions"
+	AnnotationStatus     = "gateway2tyk.io/status"
+
+	// DocumentKey is the ConfigMap key of the Tyk OAS document.
+	DocumentKey = "tyk-oas.json"
+)
+
+// IsEmitted reports whether an item is one that gateway2tyk emitted on an earlier run: such items are replaced
+// by this run's, so running the function on its own output changes nothing.
+func IsEmitted(node *yaml.RNode) bool {
+	labels := node.GetLabels()
+	_, hasID := labels[LabelAPIID]
+	return labels[LabelManagedBy] == ManagedBy && hasID
+}
+
+// Upsert returns the items without those emitted by an earlier run, plus the newly emitted ones, sorted by
+// kind, namespace, name and apiVersion so that the output does not depend on the input order. Items that share
+// all four keep their relative order.
+func Upsert(items, emitted []*yaml.RNode) []*yaml.RNode {
+	out := make([]*yaml.RNode, 0, len(items)+len(emitted))
+	for _, it := range items {
+		if !IsEmitted(it) {
+			out = append(out, it)
+		}
+	}
+	out = append(out, emitted...)
+	keys := make([]sortKey, len(out))
+	for i, it := range out {
+		keys[i] = keyOf(it)
+	}
+	idx := make([]int, len(out))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return keys[idx[a]].less(keys[idx[b]]) })
+	sorted := make([]*yaml.RNode, len(out))
+	for i, j := range idx {
+		sorted[i] = out[j]
+	}
+	return sorted
+}
+
+type sortKey struct{ kind, namespace, name, apiVersion string }
+
+func keyOf(n *yaml.RNode) sortKey {
+	return sortKey{kind: n.GetKind(), namespace: n.GetNamespace(), name: n.GetName(), apiVersion: n.GetApiVersion()}
+}
+
+func (a sortKey) less(b sortKey) bool {
+	switch {
+	case a.kind != b.kind:
+		return a.kind < b.kind
+	case a.namespace != b.namespace:
+		return a.namespace < b.namespace
+	case a.name != b.name:
+		return a.name < b.name
+	}
+	return a.apiVersion < b.apiVersion
+}
+
+// SetStatus writes the gateway2tyk.io/status annotation on an input item, leaving the rest of it as it was.
+func SetStatus(node *yaml.RNode, statusJSON string) error {
+	return node.PipeE(yaml.SetAnnotation(AnnotationStatus, statusJSON))
+}

@@ -1,0 +1,133 @@
+// Package operatorcontext owns what Tyk Operator reads from its OperatorContexts: whether a GatewayClass's
+// parametersRef is acceptable, which OperatorContext and data-plane Service serve a Gateway, and the gateway
+// tags and organisation its APIs get. It implements attachment.Environment, so the attachment stage can stay
+// free of Tyk.
+package operatorcontext
+
+import (
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/gateway2tyk/gateway2tyk/fn/attachment"
+	"github.com/gateway2tyk/gateway2tyk/fn/inventory"
+	"github.com/gateway2tyk/gateway2tyk/fn/tykapi"
+)
+
+// Environment resolves OperatorContexts from the inventory.
+type Environment struct {
+	inv *inventory.Inventory
+}
+
+var _ attachment.Environment = Environment{}
+
+// New returns the environment of an inventory.
+func New(inv *inventory.Inventory) Environment { return Environment{inv: inv} }
+
+// ClassParameters implements the GatewayClass InvalidParameters rule of the reference: a parametersRef must
+// refer to an OperatorContext (group tyk.tyk.io, kind OperatorContext) with a namespace; the OperatorContext
+// must set env or secretRef, and the Secret must exist. A class without parametersRef uses the operator's own
+// connection and is accepted.
+func (e Environment) ClassParameters(gc *gwv1.GatewayClass) string {
+	ref := gc.Spec.ParametersRef
+	if ref == nil {
+		return ""
+	}
+	if string(ref.Group) != tykapi.Group || string(ref.Kind) != tykapi.KindOperatorContext {
+		return fmt.Sprintf("spec.parametersRef must refer to an OperatorContext (group %s, kind %s), not %s",
+			tykapi.Group, tykapi.KindOperatorContext, describe(string(ref.Group), string(ref.Kind)))
+	}
+	if ref.Namespace == nil || *ref.Namespace == "" {
+		return "spec.parametersRef must set the namespace of the OperatorContext"
+	}
+	key := types.NamespacedName{Namespace: string(*ref.Namespace), Name: ref.Name}
+	ctx := e.inv.OperatorContexts[key]
+	if ctx == nil {
+		return fmt.Sprintf("OperatorContext %s does not exist", key)
+	}
+	if ctx.Spec.Env == nil && ctx.Spec.SecretRef == nil {
+		return fmt.Sprintf("OperatorContext %s sets neither env nor secretRef", key)
+	}
+	if ctx.Spec.SecretRef != nil {
+		secret := secretKey(ctx)
+		if e.inv.Secrets[secret] == nil {
+			return fmt.Sprintf("Secret %s (spec.secretRef of OperatorContext %s) does not exist; give it as a "+
+				"config.kubernetes.io/local-config object if it is created outside the repository", secret, key)
+		}
+	}
+	return ""
+}
+
+// Infrastructure implements the Gateway rows of the reference: the OperatorContext of
+// infrastructure.parametersRef must be readable (else Invalid); without one, or without its
+// dataPlane.serviceRef, or when that Service does not exist, the Gateway has no address (UnsupportedAddress).
+func (e Environment) Infrastructure(gw *gwv1.Gateway) attachment.Infrastructure {
+	if gw.Spec.Infrastructure == nil || gw.Spec.Infrastructure.ParametersRef == nil {
+		return attachment.Infrastructure{NoService: "the Gateway has no infrastructure.parametersRef, so it has no " +
+			"data plane: its APIs get no gateway tags and every Tyk Gateway that is not segmented loads them"}
+	}
+	ctx, why := e.Context(gw)
+	if why != "" {
+		return attachment.Infrastructure{Invalid: why}
+	}
+	key := types.NamespacedName{Namespace: ctx.Namespace, Name: ctx.Name}
+	if ctx.Spec.DataPlane == nil || ctx.Spec.DataPlane.ServiceRef == nil || ctx.Spec.DataPlane.ServiceRef.Name == "" {
+		return attachment.Infrastructure{NoService: fmt.Sprintf("OperatorContext %s has no dataPlane.serviceRef", key)}
+	}
+	svcKey := types.NamespacedName{Namespace: ctx.Namespace, Name: ctx.Spec.DataPlane.ServiceRef.Name}
+	svc := e.inv.Services[svcKey]
+	if svc == nil {
+		return attachment.Infrastructure{NoService: fmt.Sprintf("Service %s (dataPlane.serviceRef of OperatorContext %s) "+
+			"does not exist; give it as a config.kubernetes.io/local-config object if it is deployed outside the repository",
+			svcKey, key)}
+	}
+	return attachment.Infrastructure{Service: svc}
+}
+
+// Context returns the OperatorContext of a Gateway's infrastructure.parametersRef (in the Gateway's
+// namespace), or why it cannot be read. A Gateway without parametersRef has none, and no reason.
+func (e Environment) Context(gw *gwv1.Gateway) (*tykapi.OperatorContext, string) {
+	if gw.Spec.Infrastructure == nil || gw.Spec.Infrastructure.ParametersRef == nil {
+		return nil, ""
+	}
+	ref := gw.Spec.Infrastructure.ParametersRef
+	if string(ref.Group) != tykapi.Group || string(ref.Kind) != tykapi.KindOperatorContext {
+		return nil, fmt.Sprintf("spec.infrastructure.parametersRef must refer to an OperatorContext (group %s, kind %s), not %s",
+			tykapi.Group, tykapi.KindOperatorContext, describe(string(ref.Group), string(ref.Kind)))
+	}
+	key := types.NamespacedName{Namespace: gw.Namespace, Name: ref.Name}
+	ctx := e.inv.OperatorContexts[key]
+	if ctx == nil {
+		return nil, fmt.Sprintf("OperatorContext %s (spec.infrastructure.parametersRef) does not exist", key)
+	}
+	return ctx, ""
+}
+
+// Tags returns the dataPlane.tags that the APIs of a Gateway carry, or nil.
+func (e Environment) Tags(gw *gwv1.Gateway) []string {
+	ctx, _ := e.Context(gw)
+	if ctx == nil || ctx.Spec.DataPlane == nil {
+		return nil
+	}
+	return ctx.Spec.DataPlane.Tags
+}
+
+func secretKey(ctx *tykapi.OperatorContext) types.NamespacedName {
+	ns := ctx.Spec.SecretRef.Namespace
+	if ns == "" {
+		ns = ctx.Namespace
+	}
+	return types.NamespacedName{Namespace: ns, Name: ctx.Spec.SecretRef.Name}
+}
+
+func describe(group, kind string) string {
+	if group == "" {
+		group = corev1.GroupName
+		if group == "" {
+			group = "core"
+		}
+	}
+	return kind + " in group " + group
+}

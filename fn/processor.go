@@ -1,0 +1,100 @@
+package fn
+
+import (
+	"fmt"
+	"strings"
+
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/gateway2tyk/gateway2tyk/fn/attachment"
+	"github.com/gateway2tyk/gateway2tyk/fn/config"
+	"github.com/gateway2tyk/gateway2tyk/fn/operatorcontext"
+	"github.com/gateway2tyk/gateway2tyk/fn/read"
+	"github.com/gateway2tyk/gateway2tyk/fn/translate"
+)
+
+// Processor is the gateway2tyk KRM function.
+type Processor struct {
+	// Context, when set, is prefixed to the error that fails the run (for example the Argo CD application), so
+	// a user reading a log knows which render failed. It never changes the output.
+	Context string
+}
+
+var _ framework.ResourceListProcessor = Processor{}
+
+// Process renders the ResourceList in place.
+func (p Processor) Process(rl *framework.ResourceList) error {
+	cfg, err := config.Load(rl.FunctionConfig)
+	if err != nil {
+		rl.Results = append(rl.Results, &framework.Result{Severity: framework.Error, Message: err.Error()})
+		return p.fail(rl.Results, err.Error())
+	}
+	out, err := Render(rl.Items, cfg)
+	rl.Items = out.Items
+	rl.Results = append(rl.Results, out.Results...)
+	if err != nil {
+		rl.Results = append(rl.Results, &framework.Result{Severity: framework.Error, Message: err.Error()})
+		return p.fail(rl.Results, err.Error())
+	}
+	if failing := countFailing(rl.Results, cfg.FailOn); failing > 0 {
+		return p.fail(rl.Results, fmt.Sprintf("%d result(s) at or above failOn %s", failing, cfg.FailOn))
+	}
+	return nil
+}
+
+func (p Processor) fail(results framework.Results, summary string) error {
+	var b strings.Builder
+	if p.Context != "" {
+		b.WriteString(p.Context + ": ")
+	}
+	b.WriteString("gateway2tyk: " + summary + "\n")
+	for _, r := range results {
+		b.WriteString("  " + r.String() + "\n")
+	}
+	return fmt.Errorf("%s", strings.TrimRight(b.String(), "\n"))
+}
+
+func countFailing(results framework.Results, failOn config.Severity) int {
+	n := 0
+	for _, r := range results {
+		if failOn.Fails(string(r.Severity)) {
+			n++
+		}
+	}
+	return n
+}
+
+// Output is the result of a render.
+type Output struct {
+	Items   []*yaml.RNode
+	Results framework.Results
+	// Attachment and Translation are the decisions behind the output, for the read-only views (explain, graph).
+	Attachment  *attachment.Result
+	Translation *translate.Output
+}
+
+// Render runs the stages over the items. It returns an error only when an output object cannot be built; every
+// problem with the input is a result.
+func Render(items []*yaml.RNode, cfg config.Spec) (*Output, error) {
+	in := read.Items(items)
+	env := operatorcontext.New(in.Inventory)
+	att := attachment.Attach(in.Inventory, cfg.ControllerName, env)
+	tr := translate.Translate(att, env)
+
+	out := &Output{Attachment: att, Translation: tr, Results: readResults(in)}
+	out.Results = append(out.Results, conditionResults(in, att, tr)...)
+	if err := writeStatus(in, att, tr, cfg.ControllerName); err != nil {
+		return &Output{Items: items, Results: out.Results}, err
+	}
+	emitted, err := emitAPIs(tr, cfg)
+	if err != nil {
+		return &Output{Items: items, Results: out.Results}, err
+	}
+	kept := items
+	if cfg.Inputs == config.InputsDrop {
+		kept = dropInputs(items, in)
+	}
+	out.Items = upsert(kept, emitted)
+	return out, nil
+}

@@ -1,0 +1,169 @@
+package fn
+
+import (
+	"fmt"
+	"sort"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/gateway2tyk/gateway2tyk/fn/attachment"
+	"github.com/gateway2tyk/gateway2tyk/fn/inventory"
+	"github.com/gateway2tyk/gateway2tyk/fn/read"
+	"github.com/gateway2tyk/gateway2tyk/fn/translate"
+)
+
+// readResults reports the items that could not be read (errors) or were passed over (warnings).
+func readResults(in *read.Result) framework.Results {
+	var out framework.Results
+	for _, p := range in.Problems {
+		out = append(out, result(framework.Error, p.Node, p.Field, p.Message))
+	}
+	for _, p := range in.Ignored {
+		out = append(out, result(framework.Warning, p.Node, p.Field, p.Message))
+	}
+	return out
+}
+
+// conditionResults turns every condition that is not as it should be into a warning on its object, naming the
+// field at fault where there is one.
+func conditionResults(in *read.Result, att *attachment.Result, tr *translate.Output) framework.Results {
+	var out framework.Results
+	warn := func(key inventory.Key, field string, c *metav1.Condition) {
+		out = append(out, result(framework.Warning, in.Nodes[key], field,
+			fmt.Sprintf("%s/%s: %s", c.Type, c.Reason, c.Message)))
+	}
+	for _, c := range sortedClasses(att) {
+		for i := range c.Conditions {
+			if cond := &c.Conditions[i]; cond.Status != metav1.ConditionTrue {
+				warn(inventory.Key{Group: inventory.GatewayGroup, Kind: inventory.KindGatewayClass, Name: c.Class.Name},
+					"spec.parametersRef", cond)
+			}
+		}
+	}
+	for _, g := range att.Gateways {
+		key := gatewayKey(g)
+		for i := range g.Conditions {
+			if cond := &g.Conditions[i]; cond.Status != metav1.ConditionTrue {
+				warn(key, gatewayField(cond.Reason), cond)
+			}
+		}
+		for li, l := range g.Listeners {
+			for i := range l.Conditions {
+				cond := &l.Conditions[i]
+				bad := cond.Status == metav1.ConditionFalse
+				if cond.Type == string(gwv1.ListenerConditionConflicted) {
+					bad = cond.Status == metav1.ConditionTrue
+				}
+				if bad && cond.Type != string(gwv1.ListenerConditionProgrammed) {
+					c := *cond
+					c.Message = fmt.Sprintf("listener %s: %s", l.Listener.Name, c.Message)
+					warn(key, listenerField(li, cond.Reason), &c)
+				}
+			}
+		}
+	}
+	for _, r := range tr.Routes {
+		hr := r.Route.Route
+		key := inventory.Key{Group: inventory.GatewayGroup, Kind: inventory.KindHTTPRoute, Namespace: hr.Namespace, Name: hr.Name}
+		for i, p := range r.Route.Parents {
+			for _, cond := range r.Conditions[i] {
+				if cond.Type == string(gwv1.RouteConditionAccepted) && cond.Status == metav1.ConditionFalse &&
+					cond.Reason != string(gwv1.RouteReasonUnsupportedValue) {
+					c := cond
+					warn(key, fmt.Sprintf("spec.parentRefs[%d]", p.Index), &c)
+				}
+			}
+		}
+		out = append(out, dropResults(in, key, r)...)
+		if rr := r.Route.ResolvedRefs; rr.Status == metav1.ConditionFalse {
+			for ri, rule := range r.Route.Backends {
+				for bi, b := range rule {
+					if !b.Resolved() {
+						out = append(out, result(framework.Warning, in.Nodes[key],
+							fmt.Sprintf("spec.rules[%d].backendRefs[%d]", ri, bi),
+							fmt.Sprintf("%s/%s: %s", rr.Type, b.Reason, b.Message)))
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// dropResults reports each dropped part of a route once, under the condition that carries it: Accepted
+// UnsupportedValue when nothing is served, PartiallyInvalid otherwise.
+func dropResults(in *read.Result, key inventory.Key, r *translate.Route) framework.Results {
+	if len(r.Drops) == 0 {
+		return nil
+	}
+	prefix := "PartiallyInvalid/UnsupportedValue"
+	for _, conds := range r.Conditions {
+		for _, c := range conds {
+			if c.Type == string(gwv1.RouteConditionAccepted) && c.Reason == string(gwv1.RouteReasonUnsupportedValue) {
+				prefix = "Accepted/UnsupportedValue"
+			}
+		}
+	}
+	var out framework.Results
+	for _, d := range r.Drops {
+		out = append(out, result(framework.Warning, in.Nodes[key], d.Field, prefix+": "+d.String()))
+	}
+	return out
+}
+
+func gatewayField(reason string) string {
+	switch reason {
+	case string(gwv1.GatewayReasonListenersNotValid):
+		return "spec.listeners"
+	case string(gwv1.GatewayReasonInvalid), string(gwv1.GatewayReasonUnsupportedAddress):
+		return "spec.infrastructure.parametersRef"
+	}
+	return ""
+}
+
+func listenerField(i int, reason string) string {
+	f := fmt.Sprintf("spec.listeners[%d]", i)
+	switch reason {
+	case string(gwv1.ListenerReasonUnsupportedProtocol), string(gwv1.ListenerReasonProtocolConflict):
+		return f + ".protocol"
+	case string(gwv1.ListenerReasonPortUnavailable):
+		return f + ".port"
+	case string(gwv1.ListenerReasonHostnameConflict):
+		return f + ".hostname"
+	case string(gwv1.ListenerReasonInvalidCertificateRef), string(gwv1.ListenerReasonRefNotPermitted):
+		return f + ".tls.certificateRefs"
+	case string(gwv1.ListenerReasonInvalidRouteKinds):
+		return f + ".allowedRoutes.kinds"
+	}
+	return f
+}
+
+func result(sev framework.Severity, node *yaml.RNode, field, message string) *framework.Result {
+	r := &framework.Result{Severity: sev, Message: message}
+	if node != nil {
+		r.ResourceRef = &yaml.ResourceIdentifier{
+			TypeMeta: yaml.TypeMeta{APIVersion: node.GetApiVersion(), Kind: node.GetKind()},
+			NameMeta: yaml.NameMeta{Name: node.GetName(), Namespace: node.GetNamespace()},
+		}
+	}
+	if field != "" {
+		r.Field = &framework.Field{Path: field}
+	}
+	return r
+}
+
+func sortedClasses(att *attachment.Result) []*attachment.Class {
+	var out []*attachment.Class
+	for _, c := range att.Classes {
+		out = append(out, c)
+	}
+	sortClasses(out)
+	return out
+}
+
+func sortClasses(cs []*attachment.Class) {
+	sort.Slice(cs, func(i, j int) bool { return cs[i].Class.Name < cs[j].Class.Name })
+}
