@@ -22,6 +22,9 @@ func Attach(inv *inventory.Inventory, controllerName string, env Environment) *R
 			continue // another controller's Gateway, or one whose class does not exist: not ours to report on
 		}
 		g := buildGateway(gw, class, env.Infrastructure(gw), inv)
+		// The Gateway's conditions depend on its listeners only, and route attachment reads them (the message of
+		// NoMatchingParent for an unusable Gateway), so they are decided before any route is.
+		g.Conditions = gatewayConditions(g)
 		res.Gateways = append(res.Gateways, g)
 		res.GatewaysByName[g.Key()] = g
 	}
@@ -32,7 +35,6 @@ func Attach(inv *inventory.Inventory, controllerName string, env Environment) *R
 	}
 	for _, g := range res.Gateways {
 		countAttachedRoutes(g, res.Routes, inv)
-		g.Conditions = gatewayConditions(g)
 	}
 	return res
 }
