@@ -1,11 +1,10 @@
 package read
 
 import (
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"strings"
-
-	"encoding/json"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
@@ -62,27 +61,24 @@ func join(prefix, field string) string {
 	return prefix + "." + field
 }
 
-// jsonKind names the JSON type a node encodes to, in the words encoding/json uses for UnmarshalTypeError.Value.
+// jsonKind names the JSON type a node encodes to, in the words encoding/json uses for UnmarshalTypeError.Value,
+// read off the node's kind and resolved tag.
 func jsonKind(n *yaml.RNode) string {
-	data, err := n.MarshalJSON()
-	if err != nil {
-		return ""
-	}
-	var v any
-	if json.Unmarshal(data, &v) != nil {
-		return ""
-	}
-	switch v.(type) {
-	case string:
-		return "string"
-	case float64:
-		return "number"
-	case bool:
-		return "bool"
-	case []any:
+	y := n.YNode()
+	switch y.Kind {
+	case yaml.SequenceNode:
 		return "array"
-	case map[string]any:
+	case yaml.MappingNode:
 		return "object"
+	case yaml.ScalarNode:
+		switch y.ShortTag() {
+		case yaml.NodeTagString:
+			return "string"
+		case yaml.NodeTagInt, yaml.NodeTagFloat:
+			return "number"
+		case yaml.NodeTagBool:
+			return "bool"
+		}
 	}
 	return ""
 }

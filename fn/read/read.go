@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode"
 
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
@@ -187,6 +188,19 @@ func (e *fieldError) Error() string { return e.field + ": " + e.message }
 
 // decode converts the item to JSON (kyaml's own conversion) and unmarshals it into obj. A type mismatch is
 // located back in the node, so the error names the field with its list indexes.
+// jsonNames drops from a decoder's field path the Go names of embedded structs ("BackendRef" in
+// "spec.rules.backendRefs.BackendRef.BackendObjectReference.port"): they are inlined and not in the YAML.
+// JSON field names of Kubernetes types start with a lower-case letter; Go type names do not.
+func jsonNames(field string) []string {
+	var out []string
+	for _, p := range strings.Split(field, ".") {
+		if p != "" && !unicode.IsUpper(rune(p[0])) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 func decode(node *yaml.RNode, obj any) error {
 	data, err := node.MarshalJSON()
 	if err != nil {
@@ -198,9 +212,10 @@ func decode(node *yaml.RNode, obj any) error {
 	}
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
-		field := locate(node, strings.Split(te.Field, "."), te.Value)
+		parts := jsonNames(te.Field)
+		field := locate(node, parts, te.Value)
 		if field == "" {
-			field = te.Field
+			field = strings.Join(parts, ".")
 		}
 		return &fieldError{field: field, message: fmt.Sprintf("must be %s, not %s", describeType(te), te.Value)}
 	}

@@ -1,0 +1,8 @@
+package read
+
+import (
+	"io"
+	"strings"
+)
+
+func stringReader(s string) io.Reader { return strings.NewReader(s) }
