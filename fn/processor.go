@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/gateway2tyk/gateway2tyk/fn/config"
 	"github.com/gateway2tyk/gateway2tyk/fn/operatorcontext"
 	"github.com/gateway2tyk/gateway2tyk/fn/read"
+	"github.com/gateway2tyk/gateway2tyk/fn/status"
 	"github.com/gateway2tyk/gateway2tyk/fn/translate"
 )
 
@@ -81,6 +83,10 @@ func Render(items []*yaml.RNode, cfg config.Spec) (*Output, error) {
 	env := operatorcontext.New(in.Inventory)
 	att := attachment.Attach(in.Inventory, cfg.ControllerName, env)
 	tr := translate.Translate(att, env)
+	final := parentConditions(tr)
+	attachment.CountAttachedRoutes(att, func(p *attachment.Parent) bool {
+		return status.IsTrue(final[p], string(gwv1.RouteConditionAccepted))
+	})
 
 	out := &Output{Attachment: att, Translation: tr, Results: readResults(in)}
 	out.Results = append(out.Results, conditionResults(in, att, tr)...)

@@ -47,7 +47,7 @@ func conditionResults(in *read.Result, att *attachment.Result, tr *translate.Out
 		key := gatewayKey(g)
 		for i := range g.Conditions {
 			if cond := &g.Conditions[i]; cond.Status != metav1.ConditionTrue {
-				warn(key, gatewayField(cond.Reason), cond)
+				warn(key, gatewayField(g, cond.Reason), cond)
 			}
 		}
 		for li, l := range g.Listeners {
@@ -114,11 +114,17 @@ func dropResults(in *read.Result, key inventory.Key, r *translate.Route) framewo
 	return out
 }
 
-func gatewayField(reason string) string {
-	switch reason {
-	case string(gwv1.GatewayReasonListenersNotValid):
+// gatewayField names the field behind a Gateway condition. Invalid has two causes: parameters that cannot be
+// read (the class's, or the Gateway's own), or no valid listener.
+func gatewayField(g *attachment.Gateway, reason string) string {
+	switch {
+	case !g.Class.Accepted:
+		return "spec.gatewayClassName"
+	case !g.Usable:
+		return "spec.infrastructure.parametersRef"
+	case reason == string(gwv1.GatewayReasonListenersNotValid), reason == string(gwv1.GatewayReasonInvalid):
 		return "spec.listeners"
-	case string(gwv1.GatewayReasonInvalid), string(gwv1.GatewayReasonUnsupportedAddress):
+	case reason == string(gwv1.GatewayReasonUnsupportedAddress):
 		return "spec.infrastructure.parametersRef"
 	}
 	return ""

@@ -2,7 +2,6 @@ package attachment
 
 import (
 	"k8s.io/apimachinery/pkg/types"
-	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/gateway2tyk/gateway2tyk/fn/inventory"
 )
@@ -33,28 +32,29 @@ func Attach(inv *inventory.Inventory, controllerName string, env Environment) *R
 			res.Routes = append(res.Routes, r)
 		}
 	}
-	for _, g := range res.Gateways {
-		countAttachedRoutes(g, res.Routes, inv)
-	}
 	return res
 }
 
-// countAttachedRoutes implements ListenerStatus.attachedRoutes: the number of routes whose parent status is
-// Accepted True and that the listener admits by allowedRoutes, parentRef and hostname, "even if the Accepted
-// condition of an individual Listener is set to False".
-func countAttachedRoutes(g *Gateway, routes []*Route, inv *inventory.Inventory) {
-	counted := map[*Listener]map[*gwv1.HTTPRoute]bool{}
-	for _, r := range routes {
+// CountAttachedRoutes implements ListenerStatus.attachedRoutes: on each listener, the number of routes that
+// it admits (allowedRoutes, parentRef and hostname) through a parent whose final Accepted condition is True,
+// "even if the Accepted condition of an individual Listener is set to False". Whether a parent is finally
+// accepted is known only after translation (a route can still be rejected as UnsupportedValue), so the caller
+// says it; counting again starts from zero.
+func CountAttachedRoutes(res *Result, accepted func(*Parent) bool) {
+	for _, g := range res.Gateways {
+		for _, l := range g.Listeners {
+			l.AttachedRoutes = 0
+		}
+	}
+	for _, r := range res.Routes {
+		counted := map[*Listener]bool{} // two parentRefs to the same listener attach the route once
 		for _, p := range r.Parents {
-			if p.Gateway != g || p.Accepted.Status != "True" {
+			if !accepted(p) {
 				continue
 			}
-			for _, l := range admittingListeners(r.Route, p.Ref, g, inv) {
-				if counted[l] == nil {
-					counted[l] = map[*gwv1.HTTPRoute]bool{}
-				}
-				if !counted[l][r.Route] {
-					counted[l][r.Route] = true
+			for _, l := range p.Admitting {
+				if !counted[l] {
+					counted[l] = true
 					l.AttachedRoutes++
 				}
 			}

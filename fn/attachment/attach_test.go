@@ -1226,7 +1226,9 @@ func attach(t *testing.T, env Environment, objs ...any) *Result {
 		require.True(t, inv.Add(o), "add %T", o)
 	}
 	inv.Seal()
-	return Attach(inv, testController, env)
+	res := Attach(inv, testController, env)
+	CountAttachedRoutes(res, func(p *Parent) bool { return p.Accepted.Status == metav1.ConditionTrue })
+	return res
 }
 
 func edgeOf(t *testing.T, res *Result) *Gateway {

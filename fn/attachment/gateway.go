@@ -21,6 +21,14 @@ func buildGateway(gw *gwv1.Gateway, class *Class, infra Infrastructure, inv *inv
 	g := &Gateway{Gateway: gw, Class: class, Infrastructure: infra}
 	g.Usable = class.Accepted && infra.Invalid == ""
 	g.Listeners = buildListeners(gw, infra.Service, inv)
+	if !g.Usable {
+		// Nothing is generated for the listeners of a Gateway that is not accepted.
+		for _, l := range g.Listeners {
+			l.Serving = false
+			status.Set(&l.Conditions, status.Condition(lcProgrammed, false, string(gwv1.ListenerReasonInvalid),
+				"the Gateway is not accepted", gw.Generation))
+		}
+	}
 	if g.Usable && infra.Service != nil {
 		g.Addresses, _ = serviceAddresses(infra.Service)
 	}

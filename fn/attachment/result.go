@@ -87,6 +87,9 @@ type Parent struct {
 	Gateway *Gateway
 	// Accepted is the route's Accepted condition for this parent, as attachment decides it.
 	Accepted metav1.Condition
+	// Admitting are the listeners that admit the route through this parentRef (allowedRoutes, sectionName and
+	// port, hostname), whatever their own status: attachedRoutes counts on them.
+	Admitting []*Listener
 	// Listeners are the serving listeners the route attaches to, each with the effective hostnames it
 	// gives the route ("" when neither the route nor the listener names a hostname).
 	Listeners []AttachedListener

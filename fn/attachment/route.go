@@ -85,6 +85,7 @@ func attachParent(hr *gwv1.HTTPRoute, index int, ref gwv1.ParentReference, g *Ga
 			p.Listeners = append(p.Listeners, AttachedListener{Listener: l, Hostnames: hosts})
 		}
 	}
+	p.Admitting = matched
 	if len(matched) == 0 {
 		return reject(gwv1.RouteReasonNoMatchingListenerHostname,
 			"no hostname of the route (%s) matches the hostname of a listener of Gateway %s (%s)",
@@ -97,16 +98,6 @@ func attachParent(hr *gwv1.HTTPRoute, index int, ref gwv1.ParentReference, g *Ga
 	p.Accepted = status.Condition(rcAccepted, true, string(gwv1.RouteReasonAccepted),
 		fmt.Sprintf("attached to Gateway %s through %s", gwName, listenerNames(attachedListeners(p.Listeners))), gen)
 	return p
-}
-
-// admittingListeners returns the listeners of g that a route attaches to through ref, whatever their own
-// status: selected by sectionName and port, admitted by allowedRoutes, and sharing a hostname with the route.
-// It is what attachedRoutes counts.
-func admittingListeners(hr *gwv1.HTTPRoute, ref gwv1.ParentReference, g *Gateway, inv *inventory.Inventory) []*Listener {
-	routeHosts := routeHostnames(hr)
-	return filterListeners(selectedListeners(ref, g), func(l *Listener) bool {
-		return admits(l, hr, g, inv) && len(intersectHostnames(l.Hostname(), routeHosts)) > 0
-	})
 }
 
 // selectedListeners applies a parentRef's sectionName and port: each, when set, must match the listener.

@@ -156,6 +156,8 @@ func (v *validator) httpRoute(r *gwv1.HTTPRoute) {
 			v.required(bf+".name", string(ref.Name))
 			if ref.Port != nil {
 				v.port(bf+".port", *ref.Port)
+			} else if (ref.Group == nil || *ref.Group == "") && (ref.Kind == nil || *ref.Kind == KindService) {
+				v.add(bf+".port", "required for a Service reference (the HTTPRoute CRD rule \"Must have port for Service reference\")")
 			}
 			if ref.Weight != nil && (*ref.Weight < 0 || *ref.Weight > 1000000) {
 				v.add(bf+".weight", "must be between 0 and 1000000 (got %d)", *ref.Weight)

@@ -1,0 +1,97 @@
+package fn_test
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
+	"sigs.k8s.io/kustomize/kyaml/fn/framework/frameworktestutil"
+	"sigs.k8s.io/kustomize/kyaml/kio"
+
+	"github.com/gateway2tyk/gateway2tyk/fn"
+)
+
+// The golden cases are user stories: testdata/<story>/input.yaml is a ResourceList a user could have
+// written (its top comment says the story and the condition it shows), expected.yaml is the ResourceList the
+// function writes back, results included. Cases whose render fails (an error result, or failOn reached) live
+// under testdata/failing/, so that their output is compared too, rather than only an errors.txt.
+//
+// To regenerate after an intended change, set UpdateExpectedFromActual to true for one run, then read every
+// changed expected.yaml before committing it: golden files are reviewed by reading them.
+
+const (
+	goldenDir  = "testdata"
+	failingDir = "testdata/failing"
+)
+
+// TestGolden runs every story outside testdata/failing: the render succeeds and its output is expected.yaml.
+func TestGolden(t *testing.T) {
+	ran := 0
+	for _, dir := range storyDirs(t, goldenDir, "failing") {
+		checker := frameworktestutil.ProcessorResultsChecker{
+			TestDataDirectory: dir,
+			Processor:         func() framework.ResourceListProcessor { return fn.Processor{} },
+		}
+		checker.Assert(t)
+		ran += len(checker.TestCasesRun())
+	}
+	t.Logf("golden: %d succeeding cases ran", ran)
+}
+
+// TestGoldenFailing runs the stories under testdata/failing: the render must fail, and its output (with the
+// results that made it fail) is still compared with expected.yaml.
+func TestGoldenFailing(t *testing.T) {
+	checker := frameworktestutil.ProcessorResultsChecker{
+		TestDataDirectory: failingDir,
+		Processor:         func() framework.ResourceListProcessor { return mustFail{} },
+	}
+	checker.Assert(t)
+	t.Logf("golden: %d failing cases ran", len(checker.TestCasesRun()))
+}
+
+// TestGoldenFailingCasesFail is the plain check behind mustFail: fn.Processor itself returns an error on
+// every failing story, and still writes its output.
+func TestGoldenFailingCasesFail(t *testing.T) {
+	dirs := storyDirs(t, failingDir, "")
+	require.NotEmpty(t, dirs)
+	for _, dir := range dirs {
+		t.Run(dir, func(t *testing.T) {
+			in, err := os.ReadFile(filepath.Join(dir, frameworktestutil.DefaultInputFilename))
+			require.NoError(t, err)
+			var out bytes.Buffer
+			err = framework.Execute(fn.Processor{}, &kio.ByteReadWriter{Reader: bytes.NewReader(in), Writer: &out})
+			require.Error(t, err, "fn.Processor must fail on %s", dir)
+			require.Contains(t, err.Error(), "gateway2tyk: ")
+			require.Contains(t, out.String(), "results:", "the output, with its results, is still written")
+		})
+	}
+}
+
+// mustFail runs fn.Processor and turns its failure into success, so that the checker compares the output;
+// a render that does not fail is the error.
+type mustFail struct{}
+
+func (mustFail) Process(rl *framework.ResourceList) error {
+	if err := (fn.Processor{}).Process(rl); err == nil {
+		return errors.New("fn.Processor succeeded, but a case under testdata/failing must fail")
+	}
+	return nil
+}
+
+// storyDirs lists the story directories directly under root, leaving out skip.
+func storyDirs(t *testing.T, root, skip string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(root)
+	require.NoError(t, err)
+	var out []string
+	for _, e := range entries {
+		if e.IsDir() && e.Name() != skip {
+			out = append(out, filepath.Join(root, e.Name()))
+		}
+	}
+	return out
+}
