@@ -36,7 +36,17 @@ func run(args []string) (code int) {
 }
 
 func newRoot() *cobra.Command {
-	root := command.Build(fn.Processor{Context: argoContext()}, command.StandaloneDisabled, false)
+	// kyaml's command prints the error without a final newline, so the next message would run on in the same
+	// line of a log: it is printed here instead.
+	root := command.Build(fn.Processor{Context: argoContext()}, command.StandaloneDisabled, true)
+	krm := root.RunE
+	root.RunE = func(cmd *cobra.Command, args []string) error {
+		err := krm(cmd, args)
+		if err != nil {
+			fmt.Fprintln(cmd.ErrOrStderr(), err)
+		}
+		return err
+	}
 	root.Use = "gateway2tyk"
 	root.Short = "Render Kubernetes Gateway API routes into Tyk OAS APIs (a KRM function)"
 	root.Long = "With no arguments, gateway2tyk is a KRM function: it reads a ResourceList on stdin and writes one on stdout.\n" +

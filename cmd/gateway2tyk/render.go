@@ -3,10 +3,12 @@ package main
 import (
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/kio"
+	"sigs.k8s.io/kustomize/kyaml/kio/filters"
 	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
@@ -31,9 +33,20 @@ func newRenderCommand() *cobra.Command {
 				return err
 			}
 			rl := &framework.ResourceList{Items: items, FunctionConfig: fnConfig}
+			// The processor's error repeats every result; render prints the results itself, so the error's first
+			// line (the summary, with the Argo CD application when there is one) is printed alone.
 			procErr := fn.Processor{Context: argoContext()}.Process(rl)
 			for _, r := range rl.Results {
 				fmt.Fprintln(cmd.ErrOrStderr(), r.String())
+			}
+			if procErr != nil {
+				fmt.Fprintln(cmd.ErrOrStderr(), strings.SplitN(procErr.Error(), "\n", 2)[0])
+			}
+			// Local-config items describe the cluster for the render and are not deployed; kustomize and kpt
+			// leave them out of their output, and so does a local render.
+			if rl.Items, err = (&filters.IsLocalConfig{}).Filter(rl.Items); err != nil {
+				fmt.Fprintln(cmd.ErrOrStderr(), "gateway2tyk render:", err)
+				return err
 			}
 			w := kio.ByteWriter{Writer: cmd.OutOrStdout(), ClearAnnotations: []string{
 				kioutil.PathAnnotation, kioutil.IndexAnnotation, kioutil.LegacyPathAnnotation, kioutil.LegacyIndexAnnotation,

@@ -22,7 +22,7 @@ func ConfigMap(api API) (*yaml.RNode, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := node.PipeE(yaml.SetField("data", yaml.NewMapRNode(&map[string]string{DocumentKey: string(api.Document)}))); err != nil {
+	if err := node.PipeE(yaml.SetField("data", stringMap(DocumentKey, string(api.Document)))); err != nil {
 		return nil, err
 	}
 	return node, nil
@@ -34,7 +34,7 @@ func TykOasApiDefinition(api API) (*yaml.RNode, error) {
 	if err != nil {
 		return nil, err
 	}
-	ref := yaml.NewMapRNode(&map[string]string{"name": api.ID, "namespace": api.Namespace, "keyName": DocumentKey})
+	ref := stringMap("name", api.ID, "namespace", api.Namespace, "keyName", DocumentKey)
 	if err := node.PipeE(yaml.LookupCreate(yaml.MappingNode, "spec", "tykOAS"), yaml.SetField("configmapRef", ref)); err != nil {
 		return nil, err
 	}
@@ -69,4 +69,16 @@ func object(apiVersion, kind string, api API) (*yaml.RNode, error) {
 		AnnotationPath:       api.Path,
 		AnnotationConditions: api.Conditions,
 	})
+}
+
+// stringMap builds a mapping of string values with its keys in the order given. (yaml.NewMapRNode ranges over
+// a Go map, so its key order changes from run to run, and it leaves values untagged, so "true" would not stay
+// a string.)
+func stringMap(keyValues ...string) *yaml.RNode {
+	m := yaml.NewRNode(&yaml.Node{Kind: yaml.MappingNode})
+	for i := 0; i+1 < len(keyValues); i += 2 {
+		m.YNode().Content = append(m.YNode().Content,
+			yaml.NewStringRNode(keyValues[i]).YNode(), yaml.NewStringRNode(keyValues[i+1]).YNode())
+	}
+	return m
 }
