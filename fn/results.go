@@ -12,6 +12,7 @@ import (
 	"github.com/gateway2tyk/gateway2tyk/fn/attachment"
 	"github.com/gateway2tyk/gateway2tyk/fn/inventory"
 	"github.com/gateway2tyk/gateway2tyk/fn/read"
+	"github.com/gateway2tyk/gateway2tyk/fn/status"
 	"github.com/gateway2tyk/gateway2tyk/fn/translate"
 )
 
@@ -78,6 +79,7 @@ func conditionResults(in *read.Result, att *attachment.Result, tr *translate.Out
 			}
 		}
 		out = append(out, dropResults(in, key, r)...)
+		out = append(out, lossResults(in, key, r)...)
 		if rr := r.Route.ResolvedRefs; rr.Status == metav1.ConditionFalse {
 			for ri, rule := range r.Route.Backends {
 				for bi, b := range rule {
@@ -96,9 +98,6 @@ func conditionResults(in *read.Result, att *attachment.Result, tr *translate.Out
 // dropResults reports each dropped part of a route once, under the condition that carries it: Accepted
 // UnsupportedValue when nothing is served, PartiallyInvalid otherwise.
 func dropResults(in *read.Result, key inventory.Key, r *translate.Route) framework.Results {
-	if len(r.Drops) == 0 {
-		return nil
-	}
 	prefix := "PartiallyInvalid/UnsupportedValue"
 	for _, conds := range r.Conditions {
 		for _, c := range conds {
@@ -110,6 +109,21 @@ func dropResults(in *read.Result, key inventory.Key, r *translate.Route) framewo
 	var out framework.Results
 	for _, d := range r.Drops {
 		out = append(out, result(framework.Warning, in.Nodes[key], d.Field, prefix+": "+d.String()))
+	}
+	return out
+}
+
+// lossResults reports the APIs a route loses to an older route (DataPlaneShared is its parent's Accepted
+// condition, reported with the others).
+func lossResults(in *read.Result, key inventory.Key, r *translate.Route) framework.Results {
+	var out framework.Results
+	for i := range r.Route.Parents {
+		for _, l := range r.Lost[i] {
+			if l.Reason == status.ReasonPathConflict {
+				out = append(out, result(framework.Warning, in.Nodes[key], l.Field,
+					fmt.Sprintf("%s/%s: %s", gwv1.RouteConditionPartiallyInvalid, l.Reason, l.Message)))
+			}
+		}
 	}
 	return out
 }

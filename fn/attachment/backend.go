@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -33,8 +34,15 @@ func resolveBackends(hr *gwv1.HTTPRoute, inv *inventory.Inventory) ([][]Backend,
 		}
 	}
 	if reason == "" {
-		return out, status.Condition(rcResolvedRefs, true, string(gwv1.RouteReasonResolvedRefs),
-			"all backend references are resolved", hr.Generation)
+		msg := "all backend references are resolved"
+		for _, rule := range out {
+			for _, b := range rule {
+				if b.Note != "" {
+					msg += "; " + b.Note
+				}
+			}
+		}
+		return out, status.Condition(rcResolvedRefs, true, string(gwv1.RouteReasonResolvedRefs), msg, hr.Generation)
 	}
 	return out, status.Condition(rcResolvedRefs, false, string(reason), strings.Join(messages, "; "), hr.Generation)
 }
@@ -61,8 +69,14 @@ func resolveBackend(hr *gwv1.HTTPRoute, ref gwv1.HTTPBackendRef, inv *inventory.
 			name, b.Namespace, hr.Namespace)
 	default:
 		b.Service = inv.Services[types.NamespacedName{Namespace: b.Namespace, Name: string(ref.Name)}]
-		if b.Service == nil {
+		switch {
+		case b.Service == nil:
 			b.Reason, b.Message = gwv1.RouteReasonBackendNotFound, name+" does not exist"
+		case b.Service.Spec.Type != corev1.ServiceTypeExternalName && len(b.Service.Spec.Ports) > 0 &&
+			servicePort(b.Service, *ref.Port) == nil:
+			b.Reason, b.Message = gwv1.RouteReasonBackendNotFound, fmt.Sprintf("%s has no port %d", name, *ref.Port)
+		case headless(b.Service):
+			headlessEndpoints(&b, inv)
 		}
 	}
 	return b

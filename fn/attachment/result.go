@@ -111,6 +111,19 @@ type Backend struct {
 	// Reason and Message say why it does not resolve ("" when it does).
 	Reason  gwv1.RouteConditionReason
 	Message string
+	// Endpoints are the pod addresses of a headless Service, read from its EndpointSlices; empty for other
+	// Services, and for a headless Service without EndpointSlices in the input (then Note says so).
+	Endpoints []Endpoint
+	// TargetPort is the port the pods of a headless Service listen on, when the Service says it as a number.
+	TargetPort int32
+	// Note is a remark on how the backend is reached that belongs in the ResolvedRefs message.
+	Note string
+}
+
+// Endpoint is one ready pod address of a headless Service and the port it serves the backend's port on.
+type Endpoint struct {
+	Address string
+	Port    int32
 }
 
 // Resolved reports whether the backendRef points at an existing, permitted Service with a port.

@@ -114,6 +114,38 @@ func (e Environment) Tags(gw *gwv1.Gateway) []string {
 	return ctx.Spec.DataPlane.Tags
 }
 
+// Org is the Tyk organisation of a Gateway's APIs, for certificate IDs: the env.org of the Gateway's own
+// OperatorContext, else of its GatewayClass's, else the TYK_ORG key of that context's Secret when the input
+// carries it; "" when none says.
+func (e Environment) Org(gw *gwv1.Gateway) string {
+	if ctx, _ := e.Context(gw); ctx != nil {
+		if org := e.contextOrg(ctx); org != "" {
+			return org
+		}
+	}
+	gc := e.inv.GatewayClasses[string(gw.Spec.GatewayClassName)]
+	if gc == nil || gc.Spec.ParametersRef == nil || gc.Spec.ParametersRef.Namespace == nil {
+		return ""
+	}
+	ctx := e.inv.OperatorContexts[types.NamespacedName{Namespace: string(*gc.Spec.ParametersRef.Namespace), Name: gc.Spec.ParametersRef.Name}]
+	if ctx == nil {
+		return ""
+	}
+	return e.contextOrg(ctx)
+}
+
+func (e Environment) contextOrg(ctx *tykapi.OperatorContext) string {
+	if ctx.Spec.Env != nil && ctx.Spec.Env.Org != "" {
+		return ctx.Spec.Env.Org
+	}
+	if ctx.Spec.SecretRef != nil {
+		if s := e.inv.Secrets[secretKey(ctx)]; s != nil {
+			return string(s.Data["TYK_ORG"])
+		}
+	}
+	return ""
+}
+
 func secretKey(ctx *tykapi.OperatorContext) types.NamespacedName {
 	ns := ctx.Spec.SecretRef.Namespace
 	if ns == "" {

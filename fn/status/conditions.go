@@ -10,17 +10,15 @@ import (
 
 // Reasons that Tyk Operator uses and Gateway API does not define.
 const (
-	ReasonUnsupportedAddressTyk  = "UnsupportedAddress"
 	ReasonDataPlaneShared        = "DataPlaneShared"
 	ReasonEnvironmentUnresolved  = "EnvironmentUnresolved"
 	ReasonTranslationFailed      = "TranslationFailed"
 	ReasonAttachmentConflict     = "AttachmentConflict"
 	ReasonBaseDocumentUnresolved = "BaseDocumentUnresolved"
 	ReasonBaseDocumentInvalid    = "BaseDocumentInvalid"
-
-	// ConditionPartiallyInvalid is the route condition Gateway API names in its reasons but not as a type constant
-	// of apis/v1 in every version.
-	ConditionPartiallyInvalid = "PartiallyInvalid"
+	// ReasonPathConflict: another route serves the same hostname and path on the same Tyk Gateways and takes
+	// precedence. Tyk would load both and rename a listen path; the render keeps the Gateway API winner.
+	ReasonPathConflict = "PathConflict"
 )
 
 // Condition is a condition without a clock: the render has none, so lastTransitionTime stays unset and the

@@ -2,13 +2,18 @@ package translate
 
 import (
 	"fmt"
+	"regexp"
+	"sort"
+	"strings"
 
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/gateway2tyk/gateway2tyk/fn/tykoas"
 )
 
-// Drop is a part of a route that cannot be translated: the field that asks for it and why.
+// Drop is a part of a route that cannot be served: the field that asks for it and why.
 type Drop struct {
-	// Rule is the index of the rule that is dropped.
+	// Rule is the index of the dropped rule.
 	Rule    int
 	Field   string
 	Message string
@@ -16,46 +21,204 @@ type Drop struct {
 
 func (d Drop) String() string { return d.Field + ": " + d.Message }
 
-// unsupported lists what keeps a rule from being served, per the Matches, Filters and Unsupported Features
-// tables of the reference. A rule with any such field is dropped whole, so what is served is never a
-// weakened version of what was asked.
-func unsupported(i int, rule gwv1.HTTPRouteRule) []Drop {
-	var out []Drop
+// anyMethod stands for a match without a method: every method.
+const anyMethod = ""
+
+// openAPIMethods are the methods a match may name (the Matches table: the methods OpenAPI defines), in the
+// order operations are written.
+var openAPIMethods = []string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE"}
+
+// rule is a rule that can be served, in the terms Tyk needs.
+type rule struct {
+	index int
+	// pairs are the (path, method) pairs the rule matches; method anyMethod matches every method.
+	pairs []pair
+	// upstream is what the rule sends to (nil for a redirect, which never reaches an upstream).
+	upstream *upstreamSpec
+	// behaviour is the per-operation middleware of the rule.
+	behaviour behaviour
+}
+
+type pair struct{ path, method string }
+
+// behaviour is what a rule does to a request on top of proxying it. Two rules that overlap on a method must
+// behave the same, so it has a canonical form (key) that ignores the order of filters and headers.
+type behaviour struct {
+	requestHeaders  *tykoas.TransformHeaders
+	responseHeaders *tykoas.TransformHeaders
+	// fullPath is a ReplaceFullPath rewrite.
+	fullPath *string
+	redirect *redirect
+	// notFound answers 404: the method of a path that no rule matches.
+	notFound bool
+}
+
+type redirect struct {
+	code     int
+	location string
+}
+
+func (b behaviour) empty() bool {
+	return b.requestHeaders == nil && b.responseHeaders == nil && b.fullPath == nil && b.redirect == nil
+}
+
+func (b behaviour) key() string {
+	var sb strings.Builder
+	for _, t := range []*tykoas.TransformHeaders{b.requestHeaders, b.responseHeaders} {
+		if t != nil {
+			fmt.Fprintf(&sb, "%v|%v;", t.Add, t.Remove)
+		} else {
+			sb.WriteString("-;")
+		}
+	}
+	if b.fullPath != nil {
+		fmt.Fprintf(&sb, "path=%q;", *b.fullPath)
+	}
+	if b.redirect != nil {
+		fmt.Fprintf(&sb, "redirect=%d %q;", b.redirect.code, b.redirect.location)
+	}
+	return sb.String()
+}
+
+// compileRule checks one rule against the Matches, Filters and Unsupported Features tables of the reference,
+// and translates what it can. A rule with any unsupported field is dropped whole, so what is served is never a
+// weakened version of what was asked; every field at fault is reported.
+func compileRule(i int, r gwv1.HTTPRouteRule, backends backendsOf, listeners []listenerFacts) (*rule, []Drop) {
 	f := fmt.Sprintf("spec.rules[%d]", i)
+	var drops []Drop
 	add := func(field, format string, args ...any) {
-		out = append(out, Drop{Rule: i, Field: field, Message: fmt.Sprintf(format, args...)})
+		drops = append(drops, Drop{Rule: i, Field: field, Message: fmt.Sprintf(format, args...)})
 	}
-	if rule.Timeouts != nil {
-		add(f+".timeouts", "not supported by Tyk Operator")
+	for _, unsupported := range []struct {
+		set   bool
+		field string
+	}{{r.Timeouts != nil, "timeouts"}, {r.Retry != nil, "retry"}, {r.SessionPersistence != nil, "sessionPersistence"}} {
+		if unsupported.set {
+			add(f+"."+unsupported.field, "not supported by Tyk")
+		}
 	}
-	if rule.Retry != nil {
-		add(f+".retry", "not supported by Tyk Operator")
-	}
-	if rule.SessionPersistence != nil {
-		add(f+".sessionPersistence", "not supported by Tyk Operator")
-	}
-	for m, match := range rule.Matches {
+	out := &rule{index: i}
+	for m, match := range r.Matches {
 		mf := fmt.Sprintf("%s.matches[%d]", f, m)
 		if t := *match.Path.Type; t != gwv1.PathMatchPathPrefix {
-			add(mf+".path.type", "%s is not supported; only PathPrefix is", t)
+			add(mf+".path.type", "%s is not supported: Tyk matches listen paths by prefix (use PathPrefix)", t)
 		}
+		method := anyMethod
 		if match.Method != nil {
-			add(mf+".method", "method matches are not translated yet")
+			method = string(*match.Method)
+			if !isOpenAPIMethod(method) {
+				add(mf+".method", "%s is not supported: only the methods OpenAPI defines can be matched", method)
+			}
 		}
 		if len(match.Headers) > 0 {
-			add(mf+".headers", "header matches are not supported")
+			add(mf+".headers", "header matches are not supported by Tyk")
 		}
 		if len(match.QueryParams) > 0 {
-			add(mf+".queryParams", "query parameter matches are not supported")
+			add(mf+".queryParams", "query parameter matches are not supported by Tyk")
 		}
+		out.pairs = append(out.pairs, pair{path: *match.Path.Value, method: method})
 	}
-	for k, filter := range rule.Filters {
-		add(fmt.Sprintf("%s.filters[%d]", f, k), "%s filters are not translated yet", filter.Type)
-	}
-	for b, ref := range rule.BackendRefs {
+	for b, ref := range r.BackendRefs {
 		if len(ref.Filters) > 0 {
-			add(fmt.Sprintf("%s.backendRefs[%d].filters", f, b), "filters on a backend reference are not supported")
+			add(fmt.Sprintf("%s.backendRefs[%d].filters", f, b), "filters on a backend reference are not supported by Tyk")
 		}
 	}
-	return out
+	prefix := compileFilters(f, r.Filters, &out.behaviour, listeners, add)
+	if out.behaviour.redirect == nil {
+		out.upstream = &upstreamSpec{backends: backends(i), prefix: prefix}
+		if out.behaviour.fullPath != nil && len(out.upstream.weighted()) > 1 {
+			add(f+".filters", "URLRewrite ReplaceFullPath with several weighted backends is not supported: Tyk "+
+				"rewrites to a full URL, which bypasses load balancing")
+		}
+	}
+	if len(drops) > 0 {
+		return nil, drops
+	}
+	return out, nil
+}
+
+func isOpenAPIMethod(m string) bool {
+	for _, o := range openAPIMethods {
+		if o == m {
+			return true
+		}
+	}
+	return false
+}
+
+// dollarDigit finds the capture-group references that Tyk's URL rewrite would expand in a replacement path.
+var dollarDigit = regexp.MustCompile(`\$[0-9]`)
+
+// compileFilters translates a rule's filters into its behaviour, per the Filters table; it returns the
+// ReplacePrefixMatch replacement, which changes the upstream URL rather than an operation. Filter order has no
+// effect: Tyk applies its middleware in a fixed order, and headers are sorted.
+func compileFilters(f string, filters []gwv1.HTTPRouteFilter, b *behaviour, listeners []listenerFacts,
+	add func(field, format string, args ...any)) *string {
+	var prefix *string
+	for k, filter := range filters {
+		ff := fmt.Sprintf("%s.filters[%d]", f, k)
+		switch filter.Type {
+		case gwv1.HTTPRouteFilterRequestHeaderModifier:
+			b.requestHeaders = headerTransform(ff+".requestHeaderModifier", filter.RequestHeaderModifier, add)
+		case gwv1.HTTPRouteFilterResponseHeaderModifier:
+			b.responseHeaders = headerTransform(ff+".responseHeaderModifier", filter.ResponseHeaderModifier, add)
+		case gwv1.HTTPRouteFilterURLRewrite:
+			rw := filter.URLRewrite
+			if rw == nil {
+				add(ff+".urlRewrite", "required for a URLRewrite filter")
+				continue
+			}
+			if rw.Hostname != nil {
+				add(ff+".urlRewrite.hostname", "rewriting the hostname is not supported by Tyk")
+			}
+			if rw.Path == nil {
+				continue
+			}
+			switch rw.Path.Type {
+			case gwv1.PrefixMatchHTTPPathModifier:
+				if rw.Path.ReplacePrefixMatch == nil {
+					add(ff+".urlRewrite.path.replacePrefixMatch", "required for ReplacePrefixMatch")
+					continue
+				}
+				prefix = rw.Path.ReplacePrefixMatch
+			case gwv1.FullPathHTTPPathModifier:
+				p := rw.Path.ReplaceFullPath
+				switch {
+				case p == nil:
+					add(ff+".urlRewrite.path.replaceFullPath", "required for ReplaceFullPath")
+				case dollarDigit.MatchString(*p):
+					add(ff+".urlRewrite.path.replaceFullPath", "%q contains $ followed by a digit, which Tyk's URL "+
+						"rewrite would read as a capture group", *p)
+				default:
+					b.fullPath = p
+				}
+			}
+		case gwv1.HTTPRouteFilterRequestRedirect:
+			b.redirect = constantRedirect(ff+".requestRedirect", filter.RequestRedirect, listeners, add)
+		default:
+			add(ff, "%s filters are not supported by Tyk", filter.Type)
+		}
+	}
+	return prefix
+}
+
+// headerTransform translates a header modifier: set becomes Tyk's add (Tyk holds one value per header name, so
+// adding replaces), remove stays; add is not supported since it would need a second value for the name.
+func headerTransform(field string, h *gwv1.HTTPHeaderFilter, add func(string, string, ...any)) *tykoas.TransformHeaders {
+	if h == nil {
+		add(field, "required for this filter type")
+		return nil
+	}
+	if len(h.Add) > 0 {
+		add(field+".add", "not supported: Tyk Gateway holds one value for each header name; use set to replace the value")
+		return nil
+	}
+	t := &tykoas.TransformHeaders{Enabled: true}
+	for _, s := range h.Set {
+		t.Add = append(t.Add, tykoas.Header{Name: string(s.Name), Value: s.Value})
+	}
+	sort.Slice(t.Add, func(i, j int) bool { return strings.ToLower(t.Add[i].Name) < strings.ToLower(t.Add[j].Name) })
+	t.Remove = append(t.Remove, h.Remove...)
+	sort.Slice(t.Remove, func(i, j int) bool { return strings.ToLower(t.Remove[i]) < strings.ToLower(t.Remove[j]) })
+	return t
 }

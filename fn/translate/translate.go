@@ -1,7 +1,6 @@
 package translate
 
 import (
-	"fmt"
 	"sort"
 	"strings"
 
@@ -15,8 +14,10 @@ import (
 
 // DataPlanes tells the translation what the implementation knows about a Gateway's data plane.
 type DataPlanes interface {
-	// Tags are the gateway tags of the Gateway's APIs (nil: none).
+	// Tags are the gateway tags of the Gateway's APIs (nil: none, so every unsegmented Tyk Gateway loads them).
 	Tags(gw *gwv1.Gateway) []string
+	// Org is the Tyk organisation of the Gateway's APIs, the prefix of certificate IDs ("" when unknown).
+	Org(gw *gwv1.Gateway) string
 }
 
 // API is one Tyk OAS API: a route served on one parent Gateway, effective hostname and path value.
@@ -26,7 +27,12 @@ type API struct {
 	Parent   *attachment.Parent
 	Hostname string
 	Path     string
+	// Rules are the indexes of the rules the API serves.
+	Rules    []int
 	Document *tykoas.Document
+	// dataPlane identifies the Tyk Gateways that serve the API: the namespace/name of the data-plane Service of
+	// its Gateway, "" when the Gateway has none.
+	dataPlane string
 }
 
 // Route is the translated state of one attached route.
@@ -36,6 +42,15 @@ type Route struct {
 	Conditions [][]metav1.Condition
 	// Drops are the parts of the route that cannot be served.
 	Drops []Drop
+	// Lost are the APIs of the route that another route or parent serves instead, per parent index.
+	Lost map[int][]Loss
+}
+
+// Loss is an API a route does not get, and why.
+type Loss struct {
+	Reason  string
+	Field   string
+	Message string
 }
 
 // Output is the result of the translation.
@@ -45,94 +60,77 @@ type Output struct {
 	Routes []*Route
 }
 
-// Translate turns every accepted parent of every attached route into APIs and decides the route conditions
-// that depend on translation (UnsupportedValue, PartiallyInvalid).
+// Translate turns every accepted parent of every attached route into APIs, resolves the APIs that would
+// collide in Tyk, and decides the route conditions that depend on translation.
 func Translate(res *attachment.Result, dp DataPlanes) *Output {
 	out := &Output{}
+	var candidates []*API
 	for _, r := range res.Routes {
 		tr, apis := translateRoute(r, dp)
 		out.Routes = append(out.Routes, tr)
-		out.APIs = append(out.APIs, apis...)
+		candidates = append(candidates, apis...)
+	}
+	out.APIs = resolveCollisions(candidates, out.Routes)
+	for _, tr := range out.Routes {
+		tr.Conditions = routeConditions(tr)
 	}
 	sort.Slice(out.APIs, func(i, j int) bool { return out.APIs[i].ID < out.APIs[j].ID })
 	return out
 }
 
-// pathRule is the rule that serves one path value of a route.
-type pathRule struct {
-	path string
-	rule int
-}
-
+// translateRoute compiles the route's rules once (they do not depend on the parent) and makes one API per
+// accepted parent, effective hostname and path value.
 func translateRoute(r *attachment.Route, dp DataPlanes) (*Route, []*API) {
 	hr := r.Route
-	tr := &Route{Route: r}
-	var served []pathRule
-	seen := map[string]bool{}
-	for i, rule := range hr.Spec.Rules {
-		if drops := unsupported(i, rule); len(drops) > 0 {
-			tr.Drops = append(tr.Drops, drops...)
-			continue
-		}
-		for _, m := range rule.Matches {
-			p := *m.Path.Value
-			if !seen[p] {
-				seen[p] = true
-				served = append(served, pathRule{path: p, rule: i})
-			}
+	tr := &Route{Route: r, Lost: map[int][]Loss{}}
+	listeners := admittingListenerFacts(r)
+	backends := func(i int) []attachment.Backend { return r.Backends[i] }
+	var rules []*rule
+	for i, spec := range hr.Spec.Rules {
+		compiled, drops := compileRule(i, spec, backends, listeners)
+		tr.Drops = append(tr.Drops, drops...)
+		if compiled != nil {
+			rules = append(rules, compiled)
 		}
 	}
+	plans, drops := planPaths(rules)
+	tr.Drops = append(tr.Drops, drops...)
+	sort.SliceStable(tr.Drops, func(i, j int) bool { return tr.Drops[i].Rule < tr.Drops[j].Rule })
 
 	var apis []*API
-	byKey := map[string]bool{}
+	seen := map[string]bool{}
 	for _, parent := range r.Parents {
-		conds := []metav1.Condition{parent.Accepted}
-		if parent.Accepted.Status == metav1.ConditionTrue {
-			conds = acceptance(hr, tr.Drops, len(served) > 0)
-			if len(served) > 0 {
-				for _, host := range parentHostnames(parent) {
-					for _, pr := range served {
-						id := APIID(hr.Namespace, hr.Name, pr.path, parent.Gateway.Gateway.Namespace, parent.Gateway.Gateway.Name, host)
-						if byKey[id] {
-							continue // another parentRef to the same Gateway already serves it
-						}
-						byKey[id] = true
-						apis = append(apis, &API{ID: id, Route: r, Parent: parent, Hostname: host, Path: pr.path,
-							Document: document(id, host, pr.path, r.Backends[pr.rule], dp.Tags(parent.Gateway.Gateway))})
-					}
+		if parent.Accepted.Status != metav1.ConditionTrue {
+			continue
+		}
+		gw := parent.Gateway.Gateway
+		tags := dp.Tags(gw)
+		for _, host := range parentHostnames(parent) {
+			for _, plan := range plans {
+				id := APIID(hr.Namespace, hr.Name, plan.path, gw.Namespace, gw.Name, host)
+				if seen[id] {
+					continue // another parentRef to the same Gateway already serves it
 				}
+				seen[id] = true
+				doc := document(id, host, plan, tags, certificates(parent, host, dp.Org(gw)))
+				apis = append(apis, &API{ID: id, Route: r, Parent: parent, Hostname: host, Path: plan.path,
+					Rules: plan.rules, Document: doc, dataPlane: dataPlaneOf(parent.Gateway)})
 			}
 		}
-		status.Set(&conds, r.ResolvedRefs)
-		tr.Conditions = append(tr.Conditions, conds)
 	}
 	return tr, apis
 }
 
-// acceptance implements partial acceptance: nothing servable is Accepted False UnsupportedValue; some rules
-// dropped is Accepted True with PartiallyInvalid True UnsupportedValue listing the dropped rules.
-func acceptance(hr *gwv1.HTTPRoute, drops []Drop, anyServed bool) []metav1.Condition {
-	gen := hr.Generation
-	accepted := string(gwv1.RouteConditionAccepted)
-	if !anyServed {
-		return []metav1.Condition{status.Condition(accepted, false, string(gwv1.RouteReasonUnsupportedValue),
-			"no rule can be served: "+joinDrops(drops), gen)}
+// admittingListenerFacts are the scheme and port of every serving listener that admits the route, over all its
+// parents: a redirect is constant only if it is the same through each of them.
+func admittingListenerFacts(r *attachment.Route) []listenerFacts {
+	var out []listenerFacts
+	for _, p := range r.Parents {
+		for _, l := range p.Listeners {
+			out = append(out, listenerFacts{scheme: schemeOf(l.Listener.Listener.Protocol), port: l.Listener.Listener.Port})
+		}
 	}
-	conds := []metav1.Condition{status.Condition(accepted, true, string(gwv1.RouteReasonAccepted),
-		"the APIs of the route are rendered", gen)}
-	if len(drops) > 0 {
-		conds = append(conds, status.Condition(status.ConditionPartiallyInvalid, true,
-			string(gwv1.RouteReasonUnsupportedValue), "dropped "+joinDrops(drops), gen))
-	}
-	return conds
-}
-
-func joinDrops(drops []Drop) string {
-	var parts []string
-	for _, d := range drops {
-		parts = append(parts, d.String())
-	}
-	return strings.Join(parts, "; ")
+	return out
 }
 
 // parentHostnames is the union, in listener order, of the effective hostnames of the listeners the parent
@@ -152,49 +150,108 @@ func parentHostnames(p *attachment.Parent) []string {
 }
 
 // document builds the API per the API Configuration table of the reference.
-func document(id, hostname, path string, backends []attachment.Backend, tags []string) *tykoas.Document {
+func document(id, hostname string, plan *pathPlan, tags, certs []string) *tykoas.Document {
 	d := tykoas.NewDocument(id)
-	d.Tyk.Server.ListenPath = tykoas.ListenPath{Value: path, Strip: true}
+	d.Tyk.Server.ListenPath = tykoas.ListenPath{Value: plan.path, Strip: true}
 	if hostname != "" {
-		d.Tyk.Server.CustomDomain = &tykoas.CustomDomain{Enabled: true, Name: customDomain(hostname)}
+		d.Tyk.Server.CustomDomain = &tykoas.CustomDomain{Enabled: true, Name: customDomain(hostname), Certificates: certs}
 	}
 	if len(tags) > 0 {
 		d.Tyk.Server.GatewayTags = &tykoas.GatewayTags{Enabled: true, Tags: tags}
 	}
-	d.Tyk.Upstream = upstream(backends, path)
+	up := plan.upstream
+	if up == nil {
+		up = &upstreamSpec{} // every rule of the path redirects: the upstream is never reached
+	}
+	d.Tyk.Upstream = up.upstream(plan.path)
+	plan.operations(d, baseURL)
 	return d
 }
 
-// UnresolvedURL is the upstream of a rule none of whose backends resolves: the name cannot resolve, so Tyk
-// answers 500 Internal Server Error, as Gateway API asks for invalid backends.
-const UnresolvedURL = "http://unresolved.backend.invalid"
+// baseURL is the address of the one backend a ReplaceFullPath rewrite goes to (compileRule rejects a rewrite
+// with more than one weighted backend).
+func baseURL(u *upstreamSpec) string {
+	if t := u.targets(""); len(t) > 0 {
+		return t[0].URL
+	}
+	return UnresolvedURL
+}
 
-// upstream implements the Backends table: the cluster DNS name and port of the Service followed by the path;
-// with several weighted backends, load balancing by weight, leaving out weight 0.
-func upstream(backends []attachment.Backend, path string) tykoas.Upstream {
-	up := tykoas.Upstream{PreserveHostHeader: &tykoas.PreserveHostHeader{Enabled: true}}
-	var targets []tykoas.LoadBalancingTarget
-	for _, b := range backends {
-		if *b.Ref.Weight == 0 {
-			continue
+// routeConditions decides each parent's final conditions: attachment's Accepted when it is False; else
+// partial acceptance (nothing servable: Accepted False UnsupportedValue; some rules dropped: PartiallyInvalid
+// True UnsupportedValue listing them); a parent whose Gateway shares its data plane with another parent's:
+// Accepted False DataPlaneShared; APIs lost to an older route: still Accepted (Gateway API resolves conflicts
+// between routes by precedence, it does not reject the newer route) with PartiallyInvalid True PathConflict;
+// and ResolvedRefs.
+func routeConditions(tr *Route) [][]metav1.Condition {
+	hr := tr.Route.Route
+	gen := hr.Generation
+	accepted := string(gwv1.RouteConditionAccepted)
+	served := len(hr.Spec.Rules) > len(droppedRules(tr.Drops))
+	var out [][]metav1.Condition
+	for i, parent := range tr.Route.Parents {
+		var conds []metav1.Condition
+		lost := tr.Lost[i]
+		switch {
+		case parent.Accepted.Status != metav1.ConditionTrue:
+			conds = append(conds, parent.Accepted)
+		case !served:
+			conds = append(conds, status.Condition(accepted, false, string(gwv1.RouteReasonUnsupportedValue),
+				"no rule can be served: "+joinDrops(tr.Drops), gen))
+		case len(lost) > 0 && lost[0].Reason == status.ReasonDataPlaneShared:
+			conds = append(conds, status.Condition(accepted, false, lost[0].Reason, lost[0].Message, gen))
+		default:
+			conds = append(conds, status.Condition(accepted, true, string(gwv1.RouteReasonAccepted),
+				"the APIs of the route are rendered", gen))
+			if len(tr.Drops) > 0 || len(lost) > 0 {
+				reason, parts := string(gwv1.RouteReasonUnsupportedValue), []string{}
+				if len(tr.Drops) > 0 {
+					parts = append(parts, "dropped "+joinDrops(tr.Drops))
+				} else {
+					reason = lost[0].Reason
+				}
+				if len(lost) > 0 {
+					parts = append(parts, joinLosses(lost))
+				}
+				conds = append(conds, status.Condition(string(gwv1.RouteConditionPartiallyInvalid), true, reason,
+					strings.Join(parts, "; "), gen))
+			}
 		}
-		targets = append(targets, tykoas.LoadBalancingTarget{URL: backendURL(b, path), Weight: int(*b.Ref.Weight)})
+		status.Set(&conds, tr.Route.ResolvedRefs)
+		out = append(out, conds)
 	}
-	switch len(targets) {
-	case 0:
-		up.URL = UnresolvedURL + path
-	case 1:
-		up.URL = targets[0].URL
-	default:
-		up.URL = targets[0].URL
-		up.LoadBalancing = &tykoas.LoadBalancing{Enabled: true, Targets: targets}
-	}
-	return up
+	return out
 }
 
-func backendURL(b attachment.Backend, path string) string {
-	if !b.Resolved() {
-		return UnresolvedURL + path
+func droppedRules(drops []Drop) map[int]bool {
+	out := map[int]bool{}
+	for _, d := range drops {
+		out[d.Rule] = true
 	}
-	return fmt.Sprintf("http://%s.%s.svc.cluster.local:%d%s", b.Service.Name, b.Service.Namespace, *b.Ref.Port, path)
+	return out
 }
+
+func joinDrops(drops []Drop) string {
+	var parts []string
+	for _, d := range drops {
+		parts = append(parts, d.String())
+	}
+	return strings.Join(parts, "; ")
+}
+
+func joinLosses(ls []Loss) string {
+	var parts []string
+	for _, l := range ls {
+		parts = append(parts, l.Message)
+	}
+	return strings.Join(parts, "; ")
+}
+
+func dataPlaneOf(g *attachment.Gateway) string {
+	if svc := g.Infrastructure.Service; svc != nil {
+		return svc.Namespace + "/" + svc.Name
+	}
+	return ""
+}
+
+func sortStrings(s []string) { sort.Strings(s) }

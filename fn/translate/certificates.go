@@ -1,0 +1,58 @@
+package translate
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/pem"
+	"sort"
+
+	corev1 "k8s.io/api/core/v1"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/gateway2tyk/gateway2tyk/fn/attachment"
+)
+
+// certificates lists the Tyk certificate IDs an API on this hostname gets: the certificates of the HTTPS
+// listeners of the parent that give the route this hostname. An API with no hostname gets none (the reference
+// attaches certificates to APIs that have an effective hostname). The ID is what Tyk's Certificate Store
+// computes: the organisation ID followed by the hex SHA-256 of the leaf certificate's DER bytes.
+func certificates(p *attachment.Parent, host, org string) []string {
+	if host == "" {
+		return nil
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, l := range p.Listeners {
+		if l.Listener.Listener.Protocol != gwv1.HTTPSProtocolType || !contains(l.Hostnames, host) {
+			continue
+		}
+		for _, s := range l.Listener.Certificates {
+			if id := CertificateID(org, s); id != "" && !seen[id] {
+				seen[id] = true
+				out = append(out, id)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// CertificateID is the Tyk Certificate Store ID of a kubernetes.io/tls Secret's leaf certificate, "" when
+// tls.crt holds no PEM certificate (attachment has already rejected such a Secret).
+func CertificateID(org string, s *corev1.Secret) string {
+	block, _ := pem.Decode(s.Data[corev1.TLSCertKey])
+	if block == nil {
+		return ""
+	}
+	sum := sha256.Sum256(block.Bytes)
+	return org + hex.EncodeToString(sum[:])
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,161 @@
+package translate
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/gateway2tyk/gateway2tyk/fn/attachment"
+	"github.com/gateway2tyk/gateway2tyk/fn/status"
+)
+
+// resolveCollisions keeps Tyk from loading two APIs with the same custom domain and listen path on the same
+// Tyk Gateways, which it would "solve" by renaming one listen path.
+//
+//  1. Within a route: when two parent Gateways serve it on the same hostname and the same data plane (the
+//     Service of dataPlane.serviceRef), the parent whose Gateway sorts later by namespace/name is Accepted False
+//     DataPlaneShared, and none of its APIs is kept. Gateways without a known data plane are never shared.
+//  2. Across routes: two routes that claim the same (Gateway, hostname, path) are resolved the Gateway API
+//     way: the oldest route (creationTimestamp, then namespace/name) keeps the API; the others lose it and
+//     are told so (PartiallyInvalid PathConflict). Listener ports take no part: Tyk Gateway does not listen
+//     on them.
+func resolveCollisions(candidates []*API, routes []*Route) []*API {
+	byRoute := map[*attachment.Route]*Route{}
+	for _, r := range routes {
+		byRoute[r.Route] = r
+	}
+	kept := dataPlaneShared(candidates, byRoute)
+
+	groups := map[string][]*API{}
+	for _, a := range kept {
+		groups[claimKey(a)] = append(groups[claimKey(a)], a)
+	}
+	var out []*API
+	for _, a := range kept {
+		g := groups[claimKey(a)]
+		winner := oldest(g)
+		if a == winner {
+			out = append(out, a)
+			continue
+		}
+		w := winner.Route.Route
+		lose(byRoute[a.Route], a, status.ReasonPathConflict, fmt.Sprintf(
+			"path %s on %s of Gateway %s/%s is served by HTTPRoute %s/%s, which takes precedence (older, or as old "+
+				"and first by namespace/name); two APIs with the same domain and listen path cannot both load in Tyk",
+			a.Path, hostDescription(a.Hostname), a.Parent.Gateway.Gateway.Namespace, a.Parent.Gateway.Gateway.Name,
+			w.Namespace, w.Name))
+	}
+	return out
+}
+
+func claimKey(a *API) string {
+	gw := a.Parent.Gateway.Gateway
+	return gw.Namespace + "/" + gw.Name + "\n" + a.Hostname + "\n" + a.Path
+}
+
+func dataPlaneShared(candidates []*API, byRoute map[*attachment.Route]*Route) []*API {
+	type key struct {
+		route                 *attachment.Route
+		dataPlane, host, path string
+	}
+	first := map[key]*attachment.Parent{}
+	losing := map[*attachment.Parent]*attachment.Parent{}
+	for _, a := range sortedByGateway(candidates) {
+		k := key{a.Route, a.dataPlane, a.Hostname, a.Path}
+		p, ok := first[k]
+		switch {
+		case a.dataPlane == "":
+		case !ok:
+			first[k] = a.Parent
+		case p.Gateway != a.Parent.Gateway:
+			if _, already := losing[a.Parent]; !already {
+				losing[a.Parent] = p
+			}
+		}
+	}
+	var kept []*API
+	for _, a := range candidates {
+		w, lost := losing[a.Parent]
+		if !lost {
+			kept = append(kept, a)
+			continue
+		}
+		tr := byRoute[a.Route]
+		if len(tr.Lost[parentIndex(a)]) == 0 {
+			lose(tr, a, status.ReasonDataPlaneShared, fmt.Sprintf(
+				"Gateway %s/%s already serves this route on %s with the same data plane (Service %s)",
+				w.Gateway.Gateway.Namespace, w.Gateway.Gateway.Name, hostDescription(a.Hostname), a.dataPlane))
+		}
+	}
+	return kept
+}
+
+func lose(tr *Route, a *API, reason, message string) {
+	i := parentIndex(a)
+	tr.Lost[i] = append(tr.Lost[i], Loss{Reason: reason, Field: fmt.Sprintf("spec.parentRefs[%d]", a.Parent.Index), Message: message})
+}
+
+func parentIndex(a *API) int {
+	for i, p := range a.Route.Parents {
+		if p == a.Parent {
+			return i
+		}
+	}
+	return -1
+}
+
+// sortedByGateway orders APIs by Gateway namespace/name, then ID, so "the parent that sorts first" does not
+// depend on parentRef order.
+func sortedByGateway(apis []*API) []*API {
+	out := append([]*API(nil), apis...)
+	sort.SliceStable(out, func(i, j int) bool {
+		gi, gj := out[i].Parent.Gateway.Gateway, out[j].Parent.Gateway.Gateway
+		if gi.Namespace != gj.Namespace {
+			return gi.Namespace < gj.Namespace
+		}
+		if gi.Name != gj.Name {
+			return gi.Name < gj.Name
+		}
+		return out[i].ID < out[j].ID
+	})
+	return out
+}
+
+// oldest applies Gateway API's tie-break between routes: the oldest creationTimestamp, then namespace/name.
+func oldest(apis []*API) *API {
+	best := apis[0]
+	for _, a := range apis[1:] {
+		if olderRoute(a, best) {
+			best = a
+		}
+	}
+	return best
+}
+
+func olderRoute(a, b *API) bool {
+	ra, rb := a.Route.Route, b.Route.Route
+	ta, tb := ra.CreationTimestamp, rb.CreationTimestamp
+	if !ta.Equal(&tb) {
+		// An unset timestamp (a route not yet applied) counts as the newest.
+		switch {
+		case ta.IsZero():
+			return false
+		case tb.IsZero():
+			return true
+		}
+		return ta.Before(&tb)
+	}
+	if ra.Namespace != rb.Namespace {
+		return ra.Namespace < rb.Namespace
+	}
+	if ra.Name != rb.Name {
+		return ra.Name < rb.Name
+	}
+	return a.ID < b.ID
+}
+
+func hostDescription(h string) string {
+	if h == "" {
+		return "any hostname"
+	}
+	return "hostname " + h
+}

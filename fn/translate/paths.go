@@ -1,0 +1,174 @@
+package translate
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/gateway2tyk/gateway2tyk/fn/tykoas"
+)
+
+// pathPlan is everything one API of the route serves: one path value and the rules that match it.
+type pathPlan struct {
+	path     string
+	upstream *upstreamSpec
+	// methods maps each method to the behaviour of the rule that matches it; anyMethod is a match without a
+	// method, which covers every method.
+	methods map[string]behaviour
+	// rules are the indexes of the rules that match the path, ascending.
+	rules []int
+}
+
+// planPaths groups the rules by path value (API identity: one API per path value) and enforces the rule of the
+// reference that rules matching the same path must use the same backends and, for overlapping methods, the same
+// filters. No rule can be preferred without depending on rule order, so every rule in such a conflict is
+// dropped, and the plan is made again from the rules that are left (a dropped rule may free other paths).
+func planPaths(rules []*rule) ([]*pathPlan, []Drop) {
+	var drops []Drop
+	live := rules
+	for {
+		plans, conflicts := groupPaths(live)
+		if len(conflicts) == 0 {
+			return plans, drops
+		}
+		var next []*rule
+		for _, r := range live {
+			if msg, bad := conflicts[r.index]; bad {
+				drops = append(drops, Drop{Rule: r.index, Field: fmt.Sprintf("spec.rules[%d]", r.index), Message: msg})
+				continue
+			}
+			next = append(next, r)
+		}
+		live = next
+	}
+}
+
+func groupPaths(rules []*rule) ([]*pathPlan, map[int]string) {
+	byPath := map[string]*pathPlan{}
+	conflicts := map[int]string{}
+	conflict := func(a, b int, format string, args ...any) {
+		what := fmt.Sprintf(format, args...)
+		if _, ok := conflicts[a]; !ok {
+			conflicts[a] = fmt.Sprintf("%s as spec.rules[%d]", what, b)
+		}
+		if _, ok := conflicts[b]; !ok {
+			conflicts[b] = fmt.Sprintf("%s as spec.rules[%d]", what, a)
+		}
+	}
+	owner := map[string]map[string]int{} // path → method → rule index, for the messages
+	for _, r := range rules {
+		for _, pr := range r.pairs {
+			p := byPath[pr.path]
+			if p == nil {
+				p = &pathPlan{path: pr.path, methods: map[string]behaviour{}}
+				byPath[pr.path] = p
+				owner[pr.path] = map[string]int{}
+			}
+			if len(p.rules) == 0 || p.rules[len(p.rules)-1] != r.index {
+				p.rules = append(p.rules, r.index)
+			}
+			if r.upstream != nil {
+				if p.upstream == nil {
+					p.upstream = r.upstream
+					owner[pr.path]["upstream"] = r.index
+				} else if p.upstream.key() != r.upstream.key() {
+					conflict(r.index, owner[pr.path]["upstream"],
+						"matches path %s with other backends or another ReplacePrefixMatch", pr.path)
+				}
+			}
+			for _, m := range overlapping(pr.method, p.methods) {
+				if p.methods[m].key() != r.behaviour.key() {
+					conflict(r.index, owner[pr.path][m], "matches method %s on path %s with other filters", methodName(m), pr.path)
+				}
+			}
+			if _, seen := p.methods[pr.method]; !seen {
+				p.methods[pr.method] = r.behaviour
+				owner[pr.path][pr.method] = r.index
+			}
+		}
+	}
+	var plans []*pathPlan
+	for _, p := range byPath {
+		plans = append(plans, p)
+	}
+	sort.Slice(plans, func(i, j int) bool { return plans[i].path < plans[j].path })
+	return plans, conflicts
+}
+
+// overlapping lists the methods already planned that a match on method m overlaps: a match without a method
+// overlaps every one, and every one overlaps it.
+func overlapping(m string, planned map[string]behaviour) []string {
+	var out []string
+	for other := range planned {
+		if m == anyMethod || other == anyMethod || other == m {
+			out = append(out, other)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func methodName(m string) string {
+	if m == anyMethod {
+		return "(any)"
+	}
+	return m
+}
+
+// operations writes the plan's methods as OpenAPI operations with their Tyk middleware:
+//
+//   - a path matched for every method with no filter needs no operation: the API proxies everything;
+//   - a path matched for every method with filters gets one operation per method, each with the middleware;
+//   - a path matched for some methods gets one operation per matched method, and one per other method that
+//     answers 404 Not Found, since a request with a method that no rule matches gets 404.
+//
+// Operations are keyed "/" (every path under the listen path) and named after their method.
+func (p *pathPlan) operations(d *tykoas.Document, upstream func(*upstreamSpec) string) {
+	if all, ok := p.methods[anyMethod]; ok {
+		if all.empty() {
+			return
+		}
+		for _, m := range openAPIMethods {
+			addOperation(d, m, all, p.upstream, upstream)
+		}
+		return
+	}
+	for _, m := range openAPIMethods {
+		b, ok := p.methods[m]
+		if !ok {
+			b = behaviour{notFound: true}
+		}
+		addOperation(d, m, b, p.upstream, upstream)
+	}
+}
+
+func addOperation(d *tykoas.Document, method string, b behaviour, up *upstreamSpec, upstream func(*upstreamSpec) string) {
+	id := strings.ToLower(method)
+	d.AddOperation(operationPath, method, id)
+	var op tykoas.Operation
+	switch {
+	case b.notFound:
+		op.MockResponse = &tykoas.MockResponse{Enabled: true, Code: 404,
+			Body: `{"error":"no rule of the route matches method ` + method + `"}`}
+	case b.redirect != nil:
+		op.MockResponse = &tykoas.MockResponse{Enabled: true, Code: b.redirect.code,
+			Headers: []tykoas.Header{{Name: "Location", Value: b.redirect.location}}}
+	default:
+		op.TransformRequestHeaders = b.requestHeaders
+		op.TransformResponseHeaders = b.responseHeaders
+		if b.fullPath != nil {
+			op.URLRewrite = &tykoas.URLRewrite{Enabled: true, Pattern: ".*", RewriteTo: upstream(up) + *b.fullPath}
+		}
+	}
+	if op == (tykoas.Operation{}) {
+		return
+	}
+	if d.Tyk.Middleware == nil {
+		d.Tyk.Middleware = &tykoas.Middleware{Operations: map[string]tykoas.Operation{}}
+	}
+	d.Tyk.Middleware.Operations[id] = op
+}
+
+// operationPath is the OpenAPI path key of every operation. Tyk matches path keys as regular expressions,
+// unanchored, against the request path without the listen path, so "/" covers the whole API.
+const operationPath = "/"
