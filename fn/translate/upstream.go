@@ -2,6 +2,7 @@ package translate
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/gateway2tyk/gateway2tyk/fn/attachment"
@@ -107,6 +108,8 @@ func (u *upstreamSpec) targets(suffix string) []tykoas.LoadBalancingTarget {
 			out = append(out, tykoas.LoadBalancingTarget{URL: fmt.Sprintf("http://%s%s", hostPort(ep.Address, ep.Port), suffix), Weight: share})
 		}
 	}
+	// Target order carries no meaning in Tyk; sorted, it does not depend on the order of backendRefs.
+	sort.Slice(out, func(i, j int) bool { return out[i].URL < out[j].URL })
 	g := 0
 	for _, t := range out {
 		g = gcd(g, t.Weight)
