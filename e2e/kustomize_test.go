@@ -64,19 +64,7 @@ func apiID(route, path, gateway, hostname string) string {
 func (e expectedAPI) id() string { return apiID(e.route, e.path, e.gateway, e.hostname) }
 
 func TestKustomizeBuildBasicExample(t *testing.T) {
-	root := repoRoot(t)
-	kustomize := findKustomize(t, root)
-	fnDir := functionDir(t, root)
-
-	cmd := exec.Command(kustomize, "build", "--enable-alpha-plugins", "--enable-exec", exampleDir)
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "PATH="+fnDir+string(os.PathListSeparator)+os.Getenv("PATH"))
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("kustomize build %s: %v\nstderr:\n%s", exampleDir, err, stderr.String())
-	}
-	items := parseStream(t, stdout.Bytes())
+	items := parseStream(t, kustomizeBuild(t, exampleDir))
 	checkBasicAPIs(t, items)
 
 	// The facts about the cluster are local-config: read by the function, dropped by kustomize.
@@ -100,6 +88,24 @@ func TestKustomizeBuildBasicExample(t *testing.T) {
 	}
 
 	checkBasicStatus(t, items)
+}
+
+// kustomizeBuild runs the real kustomize over an example directory (relative to the repository root) with the
+// function first on PATH, and returns its output.
+func kustomizeBuild(t *testing.T, dir string) []byte {
+	t.Helper()
+	root := repoRoot(t)
+	kustomize := findKustomize(t, root)
+	fnDir := functionDir(t, root)
+	cmd := exec.Command(kustomize, "build", "--enable-alpha-plugins", "--enable-exec", dir)
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "PATH="+fnDir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("kustomize build %s: %v\nstderr:\n%s", dir, err, stderr.String())
+	}
+	return stdout.Bytes()
 }
 
 // checkBasicAPIs checks that items hold exactly the two API ConfigMaps of examples/basic, as the contract
