@@ -124,12 +124,13 @@ func methodName(m string) string {
 //
 // Operations are keyed "/" (every path under the listen path) and named after their method.
 func (p *pathPlan) operations(d *tykoas.Document, upstream func(*upstreamSpec) string) {
+	listenPath := p.path
 	if all, ok := p.methods[anyMethod]; ok {
 		if all.empty() {
 			return
 		}
 		for _, m := range openAPIMethods {
-			addOperation(d, m, all, p.upstream, upstream)
+			addOperation(d, m, all, listenPath, p.upstream, upstream)
 		}
 		return
 	}
@@ -138,11 +139,12 @@ func (p *pathPlan) operations(d *tykoas.Document, upstream func(*upstreamSpec) s
 		if !ok {
 			b = behaviour{notFound: true}
 		}
-		addOperation(d, m, b, p.upstream, upstream)
+		addOperation(d, m, b, listenPath, p.upstream, upstream)
 	}
 }
 
-func addOperation(d *tykoas.Document, method string, b behaviour, up *upstreamSpec, upstream func(*upstreamSpec) string) {
+func addOperation(d *tykoas.Document, method string, b behaviour, listenPath string, up *upstreamSpec,
+	upstream func(*upstreamSpec) string) {
 	id := strings.ToLower(method)
 	d.AddOperation(operationPath, method, id)
 	var op tykoas.Operation
@@ -157,7 +159,7 @@ func addOperation(d *tykoas.Document, method string, b behaviour, up *upstreamSp
 		op.TransformRequestHeaders = b.requestHeaders
 		op.TransformResponseHeaders = b.responseHeaders
 		if b.fullPath != nil {
-			op.URLRewrite = &tykoas.URLRewrite{Enabled: true, Pattern: ".*", RewriteTo: upstream(up) + *b.fullPath}
+			op.URLRewrite = fullPathRewrite(listenPath, upstream(up), *b.fullPath)
 		}
 	}
 	if op == (tykoas.Operation{}) {
@@ -172,3 +174,17 @@ func addOperation(d *tykoas.Document, method string, b behaviour, up *upstreamSp
 // operationPath is the OpenAPI path key of every operation. Tyk matches path keys as regular expressions,
 // unanchored, against the request path without the listen path, so "/" covers the whole API.
 const operationPath = "/"
+
+// fullPathRewrite writes a ReplaceFullPath filter as Tyk's URL rewrite, which works on the whole request URL:
+// the pattern matches the path and captures the query, and rewriteTo puts the query back ($1), so the
+// upstream gets the replacement path and the request's query string. rewriteTo is the backend's full URL
+// (a relative one would be joined to the upstream URL, which holds the matched path). Tyk then strips the
+// listen path from the rewritten path too (strip is on); a replacement that starts with the listen path is
+// written behind one more copy of it, so that what reaches the backend is the replacement itself.
+func fullPathRewrite(listenPath, backendURL, replacement string) *tykoas.URLRewrite {
+	p := replacement
+	if strings.HasPrefix(p, listenPath) {
+		p = listenPath + p
+	}
+	return &tykoas.URLRewrite{Enabled: true, Pattern: `^[^?]*(\?.*)?$`, RewriteTo: backendURL + p + "$1"}
+}

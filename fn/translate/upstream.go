@@ -109,7 +109,12 @@ func (u *upstreamSpec) targets(suffix string) []tykoas.LoadBalancingTarget {
 		}
 	}
 	// Target order carries no meaning in Tyk; sorted, it does not depend on the order of backendRefs.
-	sort.Slice(out, func(i, j int) bool { return out[i].URL < out[j].URL })
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].URL != out[j].URL {
+			return out[i].URL < out[j].URL
+		}
+		return out[i].Weight < out[j].Weight
+	})
 	g := 0
 	for _, t := range out {
 		g = gcd(g, t.Weight)

@@ -1,0 +1,200 @@
+package tykroute
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/gateway2tyk/gateway2tyk/fn/tykoas"
+)
+
+// candidate is a loaded API that may take the request.
+type candidate struct {
+	doc        *tykoas.Document
+	id         string
+	listenPath string
+	domain     string // the custom domain template; "" when the API has none
+}
+
+// candidates returns, in the order Tyk registers them with gorilla/mux, the loaded APIs that may take a
+// request for host:
+//
+//   - only active APIs are loaded; an API with an empty listen path is skipped, as Tyk does;
+//   - an API with server.customDomain enabled (and a name) matches only a host that matches the domain's
+//     gorilla/mux host template: a {name:regex} part matches that regex, {name} matches one label ([^.]+), the
+//     rest is literal and the whole host must match, so {h:.+}.example.com takes a.example.com and
+//     a.b.example.com but not example.com. gorilla/mux compares case-sensitively; a host that matches only
+//     when case is ignored is left out, with a note. An API without a custom domain matches any host;
+//   - APIs with a custom domain come first, then longer listen paths before shorter ones (Tyk's
+//     sortSpecsByListenPath), ties by API ID (Tyk leaves them in no defined order).
+//
+// Two APIs with the same custom domain and listen path collide: Tyk renames the listen path of the API loaded
+// later to <listenPath>-<apiID>. Which one was later depends on load history, so the model keeps the first by
+// API ID and notes the collision.
+func candidates(apis []*tykoas.Document, host string, out *Outcome) []candidate {
+	var cs []candidate
+	for _, d := range apis {
+		if d == nil || !d.Tyk.Info.State.Active {
+			continue
+		}
+		c := candidate{doc: d, id: d.Tyk.Info.ID, listenPath: d.Tyk.Server.ListenPath.Value}
+		if c.listenPath == "" {
+			out.note("API %s has an empty listen path: Tyk does not load it", c.id)
+			continue
+		}
+		if cd := d.Tyk.Server.CustomDomain; cd != nil && cd.Enabled && cd.Name != "" {
+			c.domain = cd.Name
+			ok, err := hostMatches(cd.Name, host, false)
+			if err != nil {
+				out.note("API %s: custom domain %q is not a valid gorilla/mux host template (%v): it matches no request", c.id, cd.Name, err)
+				continue
+			}
+			if !ok {
+				if ci, _ := hostMatches(cd.Name, host, true); ci {
+					out.note("host %s matches custom domain %s of API %s only when case is ignored: gorilla/mux compares hosts case-sensitively", host, cd.Name, c.id)
+				}
+				continue
+			}
+		}
+		cs = append(cs, c)
+	}
+	sort.SliceStable(cs, func(i, j int) bool {
+		a, b := cs[i], cs[j]
+		if (a.domain != "") != (b.domain != "") {
+			return a.domain != ""
+		}
+		if len(a.listenPath) != len(b.listenPath) {
+			return len(a.listenPath) > len(b.listenPath)
+		}
+		return a.id < b.id
+	})
+	first := map[string]string{} // domain + listen path → first API ID
+	for _, c := range cs {
+		key := c.domain + "\x00" + c.listenPath
+		if id, ok := first[key]; ok {
+			where := "no custom domain"
+			if c.domain != "" {
+				where = "custom domain " + c.domain
+			}
+			out.note("APIs %s and %s share %s and listen path %s: Tyk renames the listen path of the one "+
+				"loaded later to %s-<apiID>, so which one serves depends on load order (the model picks %s)",
+				id, c.id, where, c.listenPath, c.listenPath, id)
+			continue
+		}
+		first[key] = c.id
+	}
+	return cs
+}
+
+// selectAPI picks the API for the request path among the candidates, in their order. Each API is a
+// gorilla/mux PathPrefix route, so the first API whose listen path is a plain string prefix of the request
+// path takes it: /v2 takes /v2, /v2/x and also /v2example.
+//
+// With StrictRoutes (enable_strict_routes), the API that takes the request still is the first string-prefix
+// match, but its handler serves only the listen path itself or paths below it (the next character is "/");
+// anything else is answered 404 by that handler, without trying APIs with shorter listen paths (Tyk's
+// explicitRouteHandler; Tyk's own test expects /applebottomjeans to get 404 with APIs / and /apple). A listen
+// path that ends with "/" or holds a mux variable ("{") is left as a plain prefix. Either way, a match that
+// does not end at a segment boundary gets a note. A nil result means 404.
+func selectAPI(cs []candidate, reqPath string, opt Options, out *Outcome) *candidate {
+	for i := range cs {
+		c := &cs[i]
+		lp := c.listenPath
+		if !strings.HasPrefix(reqPath, lp) {
+			continue
+		}
+		if strings.Contains(lp, "{") {
+			out.note("listen path %s of API %s holds a mux variable: the model matches it literally", lp, c.id)
+		}
+		if atBoundary(lp, reqPath) || strings.HasSuffix(lp, "/") || strings.Contains(lp, "{") {
+			return c
+		}
+		if opt.StrictRoutes {
+			out.note("listen path %s of API %s is a string prefix of %s, so Tyk hands it the request; with "+
+				"enable_strict_routes that API answers 404 instead of trying APIs with shorter listen paths",
+				lp, c.id, reqPath)
+			return nil
+		}
+		out.note("listen path %s also matches %s: Tyk matches listen paths as string prefixes unless "+
+			"enable_strict_routes is on (with it, API %s would answer 404)", lp, reqPath, c.id)
+		return c
+	}
+	return nil
+}
+
+// atBoundary reports whether listen path lp, a prefix of p, ends at a segment boundary of p.
+func atBoundary(lp, p string) bool {
+	return p == lp || strings.HasPrefix(p[len(lp):], "/")
+}
+
+// hostMatches matches host against a gorilla/mux host template: the template compiles to an anchored regular
+// expression whose literal parts are quoted and whose {name:pattern} parts (default pattern [^.]+) are
+// groups. A pattern with capturing groups of its own is an error, as in gorilla/mux (which panics).
+func hostMatches(tpl, host string, ignoreCase bool) (bool, error) {
+	re, err := hostRegexp(tpl, ignoreCase)
+	if err != nil {
+		return false, err
+	}
+	return re.MatchString(host), nil
+}
+
+func hostRegexp(tpl string, ignoreCase bool) (*regexp.Regexp, error) {
+	idxs, err := braceIndices(tpl)
+	if err != nil {
+		return nil, err
+	}
+	var b strings.Builder
+	if ignoreCase {
+		b.WriteString("(?i)")
+	}
+	b.WriteByte('^')
+	end := 0
+	for i := 0; i < len(idxs); i += 2 {
+		raw := tpl[end:idxs[i]]
+		end = idxs[i+1]
+		name, patt, found := strings.Cut(tpl[idxs[i]+1:end-1], ":")
+		if !found {
+			patt = "[^.]+"
+		}
+		if name == "" || patt == "" {
+			return nil, fmt.Errorf("missing name or pattern in %q", tpl[idxs[i]:end])
+		}
+		fmt.Fprintf(&b, "%s(?P<v%d>%s)", regexp.QuoteMeta(raw), i/2, patt)
+	}
+	b.WriteString(regexp.QuoteMeta(tpl[end:]))
+	b.WriteByte('$')
+	re, err := regexp.Compile(b.String())
+	if err != nil {
+		return nil, err
+	}
+	if re.NumSubexp() != len(idxs)/2 {
+		return nil, errors.New("capturing groups are not allowed; use (?:pattern)")
+	}
+	return re, nil
+}
+
+// braceIndices returns the start and end of each top-level {...} in s (gorilla/mux's braceIndices).
+func braceIndices(s string) ([]int, error) {
+	var level, idx int
+	var idxs []int
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '{':
+			if level++; level == 1 {
+				idx = i
+			}
+		case '}':
+			if level--; level == 0 {
+				idxs = append(idxs, idx, i+1)
+			} else if level < 0 {
+				return nil, fmt.Errorf("unbalanced braces in %q", s)
+			}
+		}
+	}
+	if level != 0 {
+		return nil, fmt.Errorf("unbalanced braces in %q", s)
+	}
+	return idxs, nil
+}

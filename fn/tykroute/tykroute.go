@@ -1,0 +1,175 @@
+// Package tykroute is an offline model of how Tyk Gateway routes one HTTP request over a set of loaded Tyk OAS
+// APIs: which API takes it, which OpenAPI operation's middleware applies, and what goes upstream (or what Tyk
+// answers itself). It knows Tyk only; Gateway API, Kubernetes and YAML are its callers' business.
+//
+// The model follows Tyk Gateway's source (gateway/api_loader.go, gateway/reverse_proxy.go,
+// gateway/mw_url_rewrite.go, gateway/mw_mock_response.go) and gorilla/mux, and assumes a gateway with
+// enable_custom_domains on and enable_path_prefix_matching / enable_path_suffix_matching off. Where Tyk's
+// behaviour differs from what a plain prefix router would do, Outcome.Notes says so.
+package tykroute
+
+import (
+	"fmt"
+	"net/http"
+	"path"
+	"strings"
+
+	"github.com/gateway2tyk/gateway2tyk/fn/tykoas"
+)
+
+// Options are the gateway settings that change routing.
+type Options struct {
+	// StrictRoutes is Tyk's http_server_options.enable_strict_routes.
+	StrictRoutes bool
+}
+
+// Request is the request as the client sends it.
+type Request struct {
+	Method   string // upper case, as on the wire
+	Host     string // without port (a port is ignored, as gorilla/mux does)
+	Path     string // the request path, "" meaning "/"
+	RawQuery string // without the "?"
+}
+
+// Header is one header name and value.
+type Header struct{ Name, Value string }
+
+// Target is one upstream URL the request may go to, with its load-balancing weight (1 when the API does not
+// balance load).
+type Target struct {
+	URL    string
+	Weight int
+}
+
+// Transform is a header change: Remove runs first, then Set (Tyk holds one value per header name, so an
+// "add" replaces any value the request already has).
+type Transform struct {
+	Set    []Header
+	Remove []string
+}
+
+// Outcome is what Tyk does with the request.
+type Outcome struct {
+	APIID       string // the API that serves the request; "" when none does
+	OperationID string // the matched OpenAPI operation; "" when none
+
+	// Status is 0 when Tyk proxies the request; otherwise the status Tyk answers itself: 404 when no API
+	// takes the request, a mockResponse code (404 for method mocks, 3xx for redirects), 301 for a path that
+	// gorilla/mux cleans, 500 when the upstream cannot be reached, 503 when load balancing has no target.
+	Status   int
+	Location string // the Location header of a redirect Tyk answers itself
+
+	// Upstreams are the URLs (path and query included) the request may be proxied to, with their weights;
+	// one entry when the API does not balance load. Set when proxied, and with Status 500 for an upstream
+	// Tyk cannot reach.
+	Upstreams []Target
+
+	RequestHeaders  Transform // transformRequestHeaders of the matched operation, when the request goes upstream
+	ResponseHeaders Transform // transformResponseHeaders, on an upstream or mock response
+
+	// Notes explain where Tyk's behaviour differs from a plain prefix router, in plain sentences.
+	Notes []string
+}
+
+// Route answers what Tyk Gateway does with req given the loaded apis:
+//
+//  1. gorilla/mux first cleans the path (path.Clean, keeping a trailing slash); a path that changes is
+//     answered with 301 to the clean path, the query kept, before any API is tried;
+//  2. the candidate APIs are the active ones whose custom domain, if any, matches the host (see candidates),
+//     and the API is the first of them whose listen path takes the path (see selectAPI); when no API takes
+//     the request, Tyk answers 404 and APIID is "";
+//  3. the operation and its middleware are found (see matchOperations); a mockResponse answers with its
+//     code (200 when unset) and its Location header, and nothing goes upstream; transformResponseHeaders
+//     still applies, since Tyk runs mock responses through the response chain;
+//  4. otherwise the request is proxied (see proxy), with the listen path removed from the path sent
+//     upstream when server.listenPath.strip is on (see stripListenPath).
+func Route(apis []*tykoas.Document, req Request, opt Options) Outcome {
+	var out Outcome
+	reqPath := req.Path
+	if reqPath == "" {
+		reqPath = "/"
+	}
+	if clean := cleanPath(reqPath); clean != reqPath {
+		out.Status = http.StatusMovedPermanently
+		out.Location = withQuery(clean, req.RawQuery)
+		out.note("path %s is not clean: gorilla/mux answers 301 with Location %s before any API is tried", reqPath, out.Location)
+		return out
+	}
+
+	api := selectAPI(candidates(apis, hostOnly(req.Host), &out), reqPath, opt, &out)
+	if api == nil {
+		out.Status = http.StatusNotFound
+		return out
+	}
+	out.APIID = api.id
+
+	endpoint := stripListenPath(api.listenPath, reqPath)
+	m := matchOperations(api.doc, req.Method, endpoint, &out)
+	out.OperationID = m.operationID
+	if m.mock != nil {
+		mock := m.mock.mw.MockResponse
+		out.Status = mock.Code
+		if out.Status == 0 {
+			out.Status = http.StatusOK // Tyk's default mock code
+		}
+		for _, h := range mock.Headers {
+			if strings.EqualFold(h.Name, "Location") {
+				out.Location = h.Value
+			}
+		}
+		out.ResponseHeaders = transform(m.responseHeaders, responseHeaders)
+		return out
+	}
+
+	upstreamPath := reqPath
+	if api.doc.Tyk.Server.ListenPath.Strip {
+		upstreamPath = endpoint
+	}
+	proxy(api, reqPath, upstreamPath, req.RawQuery, m, &out)
+	return out
+}
+
+func (o *Outcome) note(format string, args ...any) {
+	o.Notes = append(o.Notes, fmt.Sprintf(format, args...))
+}
+
+// cleanPath is gorilla/mux's cleanPath: path.Clean that keeps a trailing slash.
+func cleanPath(p string) string {
+	if p == "" {
+		return "/"
+	}
+	if p[0] != '/' {
+		p = "/" + p
+	}
+	np := path.Clean(p)
+	if p[len(p)-1] == '/' && np != "/" {
+		np += "/"
+	}
+	return np
+}
+
+// hostOnly drops a port, as gorilla/mux's getHost does (everything from the first colon).
+func hostOnly(host string) string {
+	if i := strings.IndexByte(host, ':'); i >= 0 {
+		return host[:i]
+	}
+	return host
+}
+
+func withQuery(p, rawQuery string) string {
+	if rawQuery == "" {
+		return p
+	}
+	return p + "?" + rawQuery
+}
+
+// stripListenPath is Tyk's StripListenPath: the listen path removed as a string prefix, and a leading "/"
+// put back, so "/orders" under "/orders" is "/" and "/v2example" under "/v2" is "/example". Tyk matches
+// endpoints against this path whether or not strip is on; strip only decides what goes upstream.
+func stripListenPath(listenPath, p string) string {
+	p = strings.TrimPrefix(p, listenPath)
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p
+	}
+	return p
+}

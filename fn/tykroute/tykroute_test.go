@@ -1,0 +1,484 @@
+package tykroute_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/gateway2tyk/gateway2tyk/fn/tykoas"
+	"github.com/gateway2tyk/gateway2tyk/fn/tykroute"
+)
+
+type option func(*tykoas.Document)
+
+// api builds an active API with a listen path and an upstream URL.
+func api(id, listenPath string, strip bool, upstream string, opts ...option) *tykoas.Document {
+	d := tykoas.NewDocument(id)
+	d.Tyk.Server.ListenPath = tykoas.ListenPath{Value: listenPath, Strip: strip}
+	d.Tyk.Upstream.URL = upstream
+	for _, o := range opts {
+		o(d)
+	}
+	return d
+}
+
+func domain(name string) option {
+	return func(d *tykoas.Document) {
+		d.Tyk.Server.CustomDomain = &tykoas.CustomDomain{Enabled: true, Name: name}
+	}
+}
+
+func inactive(d *tykoas.Document) { d.Tyk.Info.State.Active = false }
+
+func balance(targets ...tykoas.LoadBalancingTarget) option {
+	return func(d *tykoas.Document) {
+		d.Tyk.Upstream.LoadBalancing = &tykoas.LoadBalancing{Enabled: true, Targets: targets}
+	}
+}
+
+// op adds an operation at path key "/" (as the translator writes them) with its middleware.
+func op(method string, mw tykoas.Operation) option {
+	return opAt("/", method, mw)
+}
+
+func opAt(key, method string, mw tykoas.Operation) option {
+	return func(d *tykoas.Document) {
+		id := strings.ToLower(method) + strings.ReplaceAll(key, "/", "-")
+		if key == "/" {
+			id = strings.ToLower(method)
+		}
+		d.AddOperation(key, method, id)
+		if d.Tyk.Middleware == nil {
+			d.Tyk.Middleware = &tykoas.Middleware{Operations: map[string]tykoas.Operation{}}
+		}
+		if mw != (tykoas.Operation{}) {
+			d.Tyk.Middleware.Operations[id] = mw
+		}
+	}
+}
+
+func mock(code int, headers ...tykoas.Header) tykoas.Operation {
+	return tykoas.Operation{MockResponse: &tykoas.MockResponse{Enabled: true, Code: code, Headers: headers}}
+}
+
+func rewriteTo(pattern, to string) tykoas.Operation {
+	return tykoas.Operation{URLRewrite: &tykoas.URLRewrite{Enabled: true, Pattern: pattern, RewriteTo: to}}
+}
+
+// getOnly adds the operations the translator writes for a route that matches only GET: GET proxies,
+// every other method answers 404 from a mock.
+func getOnly(get tykoas.Operation) option {
+	return func(d *tykoas.Document) {
+		op("GET", get)(d)
+		for _, m := range []string{"DELETE", "HEAD", "OPTIONS", "PATCH", "POST", "PUT", "TRACE"} {
+			op(m, mock(404))(d)
+		}
+	}
+}
+
+func target(url string, weight int) tykoas.LoadBalancingTarget {
+	return tykoas.LoadBalancingTarget{URL: url, Weight: weight}
+}
+
+func one(url string) []tykroute.Target { return []tykroute.Target{{URL: url, Weight: 1}} }
+
+func get(host, path string) tykroute.Request {
+	req := tykroute.Request{Method: "GET", Host: host, Path: path}
+	if i := strings.IndexByte(path, '?'); i >= 0 {
+		req.Path, req.RawQuery = path[:i], path[i+1:]
+	}
+	return req
+}
+
+const svc = "http://svc.default.svc.cluster.local:8080"
+
+func TestRoute(t *testing.T) {
+	exact := api("exact", "/", true, svc+"/exact", domain("foo.example.com"))
+	wildcard := api("wildcard", "/", true, svc+"/wild", domain("{h:.+}.example.com"))
+	generic := api("generic", "/", true, svc+"/generic")
+
+	tests := []struct {
+		name  string
+		apis  []*tykoas.Document
+		req   tykroute.Request
+		opt   tykroute.Options
+		want  tykroute.Outcome // Notes are checked by notes
+		notes []string         // substrings, one per expected note, in order
+	}{
+		{
+			name: "custom domain matches its exact host",
+			apis: []*tykoas.Document{exact},
+			req:  get("foo.example.com", "/a"),
+			want: tykroute.Outcome{APIID: "exact", Upstreams: one(svc + "/exact/a")},
+		},
+		{
+			name: "custom domain refuses another host",
+			apis: []*tykoas.Document{exact},
+			req:  get("bar.example.com", "/a"),
+			want: tykroute.Outcome{Status: 404},
+		},
+		{
+			name:  "host case differs: gorilla/mux is case-sensitive",
+			apis:  []*tykoas.Document{exact},
+			req:   get("Foo.Example.com", "/a"),
+			want:  tykroute.Outcome{Status: 404},
+			notes: []string{"only when case is ignored"},
+		},
+		{
+			name: "port in Host is ignored",
+			apis: []*tykoas.Document{exact},
+			req:  get("foo.example.com:8443", "/a"),
+			want: tykroute.Outcome{APIID: "exact", Upstreams: one(svc + "/exact/a")},
+		},
+		{
+			name: "wildcard domain matches one label",
+			apis: []*tykoas.Document{wildcard},
+			req:  get("a.example.com", "/"),
+			want: tykroute.Outcome{APIID: "wildcard", Upstreams: one(svc + "/wild")},
+		},
+		{
+			name: "wildcard domain matches several labels",
+			apis: []*tykoas.Document{wildcard},
+			req:  get("a.b.example.com", "/x"),
+			want: tykroute.Outcome{APIID: "wildcard", Upstreams: one(svc + "/wild/x")},
+		},
+		{
+			name: "wildcard domain does not match the bare domain",
+			apis: []*tykoas.Document{wildcard},
+			req:  get("example.com", "/x"),
+			want: tykroute.Outcome{Status: 404},
+		},
+		{
+			name: "API without custom domain matches any host",
+			apis: []*tykoas.Document{generic},
+			req:  get("anything.test", "/x"),
+			want: tykroute.Outcome{APIID: "generic", Upstreams: one(svc + "/generic/x")},
+		},
+		{
+			name: "domain APIs come before generic ones, even with a shorter listen path",
+			apis: []*tykoas.Document{api("generic-api", "/api", true, svc), exact},
+			req:  get("foo.example.com", "/api/x"),
+			want: tykroute.Outcome{APIID: "exact", Upstreams: one(svc + "/exact/api/x")},
+		},
+		{
+			name: "other hosts fall back to the generic API",
+			apis: []*tykoas.Document{api("generic-api", "/api", true, svc), exact},
+			req:  get("other.test", "/api/x"),
+			want: tykroute.Outcome{APIID: "generic-api", Upstreams: one(svc + "/x")},
+		},
+		{
+			name: "exact and wildcard domain both match: longer listen path wins",
+			apis: []*tykoas.Document{exact, api("wild-v1", "/v1", true, svc, domain("{h:.+}.example.com"))},
+			req:  get("foo.example.com", "/v1/x"),
+			want: tykroute.Outcome{APIID: "wild-v1", Upstreams: one(svc + "/x")},
+		},
+		{
+			name: "longest listen path first",
+			apis: []*tykoas.Document{api("api", "/api", true, svc+"/a"), api("api-v1", "/api/v1", true, svc+"/b")},
+			req:  get("h", "/api/v1/users"),
+			want: tykroute.Outcome{APIID: "api-v1", Upstreams: one(svc + "/b/users")},
+		},
+		{
+			name: "shorter listen path takes the rest",
+			apis: []*tykoas.Document{api("api", "/api", true, svc+"/a"), api("api-v1", "/api/v1", true, svc+"/b")},
+			req:  get("h", "/api/v2/users"),
+			want: tykroute.Outcome{APIID: "api", Upstreams: one(svc + "/a/v2/users")},
+		},
+		{
+			name:  "listen path /v2 also catches /v2example",
+			apis:  []*tykoas.Document{api("v2", "/v2", true, svc+"/v2"), api("root", "/", true, svc)},
+			req:   get("h", "/v2example"),
+			want:  tykroute.Outcome{APIID: "v2", Upstreams: one(svc + "/v2/example")},
+			notes: []string{"listen path /v2 also matches /v2example: Tyk matches listen paths as string prefixes unless enable_strict_routes is on"},
+		},
+		{
+			name:  "strict routes: /v2example is refused by /v2 with 404, not passed to /",
+			apis:  []*tykoas.Document{api("v2", "/v2", true, svc+"/v2"), api("root", "/", true, svc)},
+			req:   get("h", "/v2example"),
+			opt:   tykroute.Options{StrictRoutes: true},
+			want:  tykroute.Outcome{Status: 404},
+			notes: []string{"answers 404 instead of trying APIs with shorter listen paths"},
+		},
+		{
+			name: "strict routes: a segment below the listen path is served",
+			apis: []*tykoas.Document{api("v2", "/v2", true, svc+"/v2"), api("root", "/", true, svc)},
+			req:  get("h", "/v2/example"),
+			opt:  tykroute.Options{StrictRoutes: true},
+			want: tykroute.Outcome{APIID: "v2", Upstreams: one(svc + "/v2/example")},
+		},
+		{
+			name: "strict routes: the listen path itself is served",
+			apis: []*tykoas.Document{api("v2", "/v2", true, svc+"/v2"), api("root", "/", true, svc)},
+			req:  get("h", "/v2"),
+			opt:  tykroute.Options{StrictRoutes: true},
+			want: tykroute.Outcome{APIID: "v2", Upstreams: one(svc + "/v2")},
+		},
+		{
+			name: "strict routes leave a listen path ending in / as a prefix",
+			apis: []*tykoas.Document{api("v2", "/v2/", true, svc)},
+			req:  get("h", "/v2/x"),
+			opt:  tykroute.Options{StrictRoutes: true},
+			want: tykroute.Outcome{APIID: "v2", Upstreams: one(svc + "/x")},
+		},
+		{
+			name: "strip and join",
+			apis: []*tykoas.Document{api("orders", "/orders", true, "http://svc:8080/orders")},
+			req:  get("h", "/orders/123"),
+			want: tykroute.Outcome{APIID: "orders", Upstreams: one("http://svc:8080/orders/123")},
+		},
+		{
+			name: "the listen path alone goes to the upstream path",
+			apis: []*tykoas.Document{api("orders", "/orders", true, "http://svc:8080/orders")},
+			req:  get("h", "/orders"),
+			want: tykroute.Outcome{APIID: "orders", Upstreams: one("http://svc:8080/orders")},
+		},
+		{
+			name:  "a trailing slash right after the listen path is lost",
+			apis:  []*tykoas.Document{api("orders", "/orders", true, "http://svc:8080/orders")},
+			req:   get("h", "/orders/"),
+			want:  tykroute.Outcome{APIID: "orders", Upstreams: one("http://svc:8080/orders")},
+			notes: []string{"drops the trailing slash"},
+		},
+		{
+			name: "a trailing slash deeper down is kept",
+			apis: []*tykoas.Document{api("orders", "/orders", true, "http://svc:8080/orders")},
+			req:  get("h", "/orders/a/"),
+			want: tykroute.Outcome{APIID: "orders", Upstreams: one("http://svc:8080/orders/a/")},
+		},
+		{
+			name: "listen path / with upstream path /",
+			apis: []*tykoas.Document{api("root", "/", true, "http://svc:8080/")},
+			req:  get("h", "/x"),
+			want: tykroute.Outcome{APIID: "root", Upstreams: one("http://svc:8080/x")},
+		},
+		{
+			name: "listen path / and the root path",
+			apis: []*tykoas.Document{api("root", "/", true, "http://svc:8080")},
+			req:  get("h", "/"),
+			want: tykroute.Outcome{APIID: "root", Upstreams: one("http://svc:8080/")},
+		},
+		{
+			name: "without strip the whole path goes upstream",
+			apis: []*tykoas.Document{api("orders", "/orders", false, "http://svc:8080")},
+			req:  get("h", "/orders/123"),
+			want: tykroute.Outcome{APIID: "orders", Upstreams: one("http://svc:8080/orders/123")},
+		},
+		{
+			name: "query kept",
+			apis: []*tykoas.Document{api("orders", "/orders", true, "http://svc:8080/orders")},
+			req:  get("h", "/orders/1?a=1&b=2"),
+			want: tykroute.Outcome{APIID: "orders", Upstreams: one("http://svc:8080/orders/1?a=1&b=2")},
+		},
+		{
+			name: "matched method is proxied",
+			apis: []*tykoas.Document{api("shop", "/shop", true, svc+"/shop", getOnly(tykoas.Operation{}))},
+			req:  get("h", "/shop/cart"),
+			want: tykroute.Outcome{APIID: "shop", OperationID: "get", Upstreams: one(svc + "/shop/cart")},
+		},
+		{
+			name: "other methods get the 404 mock",
+			apis: []*tykoas.Document{api("shop", "/shop", true, svc+"/shop", getOnly(tykoas.Operation{}))},
+			req:  tykroute.Request{Method: "DELETE", Host: "h", Path: "/shop/cart"},
+			want: tykroute.Outcome{APIID: "shop", OperationID: "delete", Status: 404},
+		},
+		{
+			name: "without operations every method is proxied",
+			apis: []*tykoas.Document{api("shop", "/shop", true, svc+"/shop")},
+			req:  tykroute.Request{Method: "PATCH", Host: "h", Path: "/shop/cart"},
+			want: tykroute.Outcome{APIID: "shop", Upstreams: one(svc + "/shop/cart")},
+		},
+		{
+			name: "redirect mock",
+			apis: []*tykoas.Document{api("old", "/old", true, svc,
+				op("GET", mock(302, tykoas.Header{Name: "Location", Value: "https://new.example.com/shop"})))},
+			req:  get("h", "/old/anything"),
+			want: tykroute.Outcome{APIID: "old", OperationID: "get", Status: 302, Location: "https://new.example.com/shop"},
+		},
+		{
+			name: "longest matching path key wins",
+			apis: []*tykoas.Document{api("shop", "/shop", true, svc,
+				opAt("/", "GET", tykoas.Operation{}), opAt("/cart", "GET", mock(418)))},
+			req:  get("h", "/shop/cart/items"),
+			want: tykroute.Outcome{APIID: "shop", OperationID: "get-cart", Status: 418},
+		},
+		{
+			name: "path key parameters match one segment",
+			apis: []*tykoas.Document{api("shop", "/shop", true, svc,
+				opAt("/", "GET", tykoas.Operation{}), opAt("/items/{id}/price", "GET", mock(418)))},
+			req:  get("h", "/shop/items/7/price"),
+			want: tykroute.Outcome{APIID: "shop", OperationID: "get-items-{id}-price", Status: 418},
+		},
+		{
+			name: "urlRewrite to an absolute URL",
+			apis: []*tykoas.Document{api("rw", "/", true, svc,
+				op("GET", rewriteTo(".*", "http://other.default.svc.cluster.local:9090/new/path")))},
+			req:  get("h", "/old/path"),
+			want: tykroute.Outcome{APIID: "rw", OperationID: "get", Upstreams: one("http://other.default.svc.cluster.local:9090/new/path")},
+		},
+		{
+			name: "urlRewrite to an absolute URL bypasses load balancing",
+			apis: []*tykoas.Document{api("rw", "/", true, "",
+				balance(target(svc, 1), target("http://b:80", 1)),
+				op("GET", rewriteTo(".*", "http://other:9090/new")))},
+			req:   get("h", "/x"),
+			want:  tykroute.Outcome{APIID: "rw", OperationID: "get", Upstreams: one("http://other:9090/new")},
+			notes: []string{"bypasses load balancing"},
+		},
+		{
+			name: "urlRewrite drops the request query unless rewriteTo carries it",
+			apis: []*tykoas.Document{api("rw", "/", true, svc,
+				op("GET", rewriteTo(".*", "http://other:9090/new")))},
+			req:   get("h", "/old?a=1"),
+			want:  tykroute.Outcome{APIID: "rw", OperationID: "get", Upstreams: one("http://other:9090/new")},
+			notes: []string{`the request query "a=1" is not sent upstream`},
+		},
+		{
+			name: "urlRewrite can carry the query with a group",
+			apis: []*tykoas.Document{api("rw", "/", true, svc,
+				op("GET", rewriteTo(`^[^?]*(\?.*)?$`, "http://other:9090/new$1")))},
+			req:  get("h", "/old?a=1"),
+			want: tykroute.Outcome{APIID: "rw", OperationID: "get", Upstreams: one("http://other:9090/new?a=1")},
+		},
+		{
+			name: "urlRewrite: strip also applies to the rewritten path",
+			apis: []*tykoas.Document{api("rw", "/api", true, svc,
+				op("GET", rewriteTo(".*", "http://other:9090/api/v2/x")))},
+			req:   get("h", "/api/old"),
+			want:  tykroute.Outcome{APIID: "rw", OperationID: "get", Upstreams: one("http://other:9090/v2/x")},
+			notes: []string{"strips listen path /api from the rewritten path /api/v2/x"},
+		},
+		{
+			name: "urlRewrite to a relative path joins the upstream path",
+			apis: []*tykoas.Document{api("rw", "/orders", true, "http://svc:8080/base",
+				op("GET", rewriteTo(`^/orders(/[^?]*)`, "/new$1")))},
+			req:  get("h", "/orders/123"),
+			want: tykroute.Outcome{APIID: "rw", OperationID: "get", Upstreams: one("http://svc:8080/base/new/123")},
+		},
+		{
+			name: "urlRewrite to a relative path goes to every target",
+			apis: []*tykoas.Document{api("rw", "/", true, "",
+				balance(target("http://a:80/x", 2), target("http://b:80", 1)),
+				op("GET", rewriteTo(".*", "/new")))},
+			req: get("h", "/old"),
+			want: tykroute.Outcome{APIID: "rw", OperationID: "get", Upstreams: []tykroute.Target{
+				{URL: "http://a:80/x/new", Weight: 2}, {URL: "http://b:80/new", Weight: 1}}},
+		},
+		{
+			name: "urlRewrite pattern that does not match leaves the request alone",
+			apis: []*tykoas.Document{api("rw", "/", true, svc,
+				op("GET", rewriteTo("^/never$", "/new")))},
+			req:  get("h", "/old"),
+			want: tykroute.Outcome{APIID: "rw", OperationID: "get", Upstreams: one(svc + "/old")},
+		},
+		{
+			name: "header transforms",
+			apis: []*tykoas.Document{api("hdr", "/", true, svc, op("GET", tykoas.Operation{
+				TransformRequestHeaders: &tykoas.TransformHeaders{Enabled: true,
+					Remove: []string{"X-Debug"},
+					Add:    []tykoas.Header{{Name: "X-Env", Value: "a"}, {Name: "X-Route", Value: "r"}, {Name: "x-env", Value: "b"}}},
+				TransformResponseHeaders: &tykoas.TransformHeaders{Enabled: true,
+					Add: []tykoas.Header{{Name: "Cache-Control", Value: "no-store"}}},
+			}))},
+			req: get("h", "/x"),
+			want: tykroute.Outcome{APIID: "hdr", OperationID: "get", Upstreams: one(svc + "/x"),
+				RequestHeaders: tykroute.Transform{
+					Set:    []tykroute.Header{{Name: "x-env", Value: "b"}, {Name: "X-Route", Value: "r"}},
+					Remove: []string{"X-Debug"}},
+				ResponseHeaders: tykroute.Transform{Set: []tykroute.Header{{Name: "Cache-Control", Value: "no-store"}}},
+			},
+		},
+		{
+			name: "disabled header transform does nothing",
+			apis: []*tykoas.Document{api("hdr", "/", true, svc, op("GET", tykoas.Operation{
+				TransformRequestHeaders: &tykoas.TransformHeaders{Enabled: false, Remove: []string{"X-Debug"}},
+			}))},
+			req:  get("h", "/x"),
+			want: tykroute.Outcome{APIID: "hdr", OperationID: "get", Upstreams: one(svc + "/x")},
+		},
+		{
+			name: "load balancing: weights kept, weight 0 dropped",
+			apis: []*tykoas.Document{api("lb", "/shop", true, svc, balance(
+				target("http://a.default.svc.cluster.local:8080/shop", 3),
+				target("http://b.default.svc.cluster.local:8080/shop", 0),
+				target("c.default.svc.cluster.local:8080/shop", 1)))},
+			req: get("h", "/shop/cart?x=1"),
+			want: tykroute.Outcome{APIID: "lb", Upstreams: []tykroute.Target{
+				{URL: "http://a.default.svc.cluster.local:8080/shop/cart?x=1", Weight: 3},
+				{URL: "http://c.default.svc.cluster.local:8080/shop/cart?x=1", Weight: 1}}},
+		},
+		{
+			name:  "load balancing with every weight 0",
+			apis:  []*tykoas.Document{api("lb", "/", true, svc, balance(target("http://a:80", 0)))},
+			req:   get("h", "/x"),
+			want:  tykroute.Outcome{APIID: "lb", Status: 503},
+			notes: []string{"all hosts are down"},
+		},
+		{
+			name:  "unresolved upstream answers 500",
+			apis:  []*tykoas.Document{api("bad", "/", true, "http://unresolved.backend.invalid")},
+			req:   get("h", "/x"),
+			want:  tykroute.Outcome{APIID: "bad", Status: 500, Upstreams: one("http://unresolved.backend.invalid/x")},
+			notes: []string{"unresolved.backend.invalid cannot be resolved"},
+		},
+		{
+			name: "one unresolved target among several",
+			apis: []*tykoas.Document{api("lb", "/", true, "", balance(
+				target("http://a:80", 1), target("http://unresolved.backend.invalid", 1)))},
+			req: get("h", "/x"),
+			want: tykroute.Outcome{APIID: "lb", Upstreams: []tykroute.Target{
+				{URL: "http://a:80/x", Weight: 1}, {URL: "http://unresolved.backend.invalid/x", Weight: 1}}},
+			notes: []string{"load balancing sends there get 500"},
+		},
+		{
+			name: "no API",
+			apis: nil,
+			req:  get("h", "/x"),
+			want: tykroute.Outcome{Status: 404},
+		},
+		{
+			name: "inactive API is not loaded",
+			apis: []*tykoas.Document{api("off", "/", true, svc, inactive)},
+			req:  get("h", "/x"),
+			want: tykroute.Outcome{Status: 404},
+		},
+		{
+			name:  "unclean path is redirected by gorilla/mux",
+			apis:  []*tykoas.Document{generic},
+			req:   get("h", "/a//b/../c/?q=1"),
+			want:  tykroute.Outcome{Status: 301, Location: "/a/c/?q=1"},
+			notes: []string{"gorilla/mux answers 301"},
+		},
+		{
+			name:  "same domain and listen path collide",
+			apis:  []*tykoas.Document{api("b", "/x", true, svc+"/b"), api("a", "/x", true, svc+"/a")},
+			req:   get("h", "/x"),
+			want:  tykroute.Outcome{APIID: "a", Upstreams: one(svc + "/a")},
+			notes: []string{"share no custom domain and listen path /x"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := tykroute.Route(tt.apis, tt.req, tt.opt)
+			notes := got.Notes
+			got.Notes = nil
+			assert.Equal(t, tt.want, got)
+			if assert.Len(t, notes, len(tt.notes), "notes: %q", notes) {
+				for i, want := range tt.notes {
+					assert.Contains(t, notes[i], want)
+				}
+			}
+		})
+	}
+}
+
+// TestRouteDoesNotModifyInput guards the documents: routing must only read them.
+func TestRouteDoesNotModifyInput(t *testing.T) {
+	d := api("shop", "/shop", true, svc, getOnly(tykoas.Operation{}))
+	before, err := d.Encode()
+	assert.NoError(t, err)
+	tykroute.Route([]*tykoas.Document{d, nil}, get("h", "/shop/x"), tykroute.Options{StrictRoutes: true})
+	after, err := d.Encode()
+	assert.NoError(t, err)
+	assert.Equal(t, string(before), string(after))
+}
