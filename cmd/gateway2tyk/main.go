@@ -5,8 +5,11 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework/command"
@@ -29,10 +32,31 @@ func run(args []string) (code int) {
 	}()
 	root := newRoot()
 	root.SetArgs(args)
-	if err := root.Execute(); err != nil {
+	return exitStatus(root.Execute(), os.Stderr)
+}
+
+// usageError is a request the command cannot carry out as asked (a bad flag, request or path): exit status 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usage(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
+
+// reportedError is a failure the command has already told the user about: exit status 1.
+type reportedError struct{ error }
+
+// exitStatus turns a command's error into the exit status, printing what has not been printed yet on one line.
+// Errors that cobra makes itself (unknown flag, missing argument) are usage errors.
+func exitStatus(err error, stderr io.Writer) int {
+	var reported *reportedError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &reported):
 		return 1
 	}
-	return 0
+	fmt.Fprintln(stderr, "gateway2tyk:", strings.ReplaceAll(err.Error(), "\n", " "))
+	return 2
 }
 
 func newRoot() *cobra.Command {
@@ -44,14 +68,15 @@ func newRoot() *cobra.Command {
 		err := krm(cmd, args)
 		if err != nil {
 			fmt.Fprintln(cmd.ErrOrStderr(), err)
+			return &reportedError{err}
 		}
-		return err
+		return nil
 	}
 	root.Use = "gateway2tyk"
 	root.Short = "Render Kubernetes Gateway API routes into Tyk OAS APIs (a KRM function)"
 	root.Long = "With no arguments, gateway2tyk is a KRM function: it reads a ResourceList on stdin and writes one on stdout.\n" +
 		"Use it as a kustomize transformer, with kpt, or in an Argo CD Config Management Plugin."
-	root.AddCommand(newRenderCommand())
+	root.AddCommand(newRenderCommand(), newExplainCommand())
 	return root
 }
 

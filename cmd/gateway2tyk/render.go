@@ -29,8 +29,7 @@ func newRenderCommand() *cobra.Command {
 		RunE: func(cmd *cobra.Command, paths []string) error {
 			items, fnConfig, err := readPaths(paths, configPath)
 			if err != nil {
-				fmt.Fprintln(cmd.ErrOrStderr(), "gateway2tyk render:", err)
-				return err
+				return usage("render: %v", err)
 			}
 			rl := &framework.ResourceList{Items: items, FunctionConfig: fnConfig}
 			// The processor's error repeats every result; render prints the results itself, so the error's first
@@ -45,19 +44,17 @@ func newRenderCommand() *cobra.Command {
 			// Local-config items describe the cluster for the render and are not deployed; kustomize and kpt
 			// leave them out of their output, and so does a local render.
 			if rl.Items, err = (&filters.IsLocalConfig{}).Filter(rl.Items); err != nil {
-				fmt.Fprintln(cmd.ErrOrStderr(), "gateway2tyk render:", err)
-				return err
+				return fmt.Errorf("render: %w", err)
 			}
 			w := kio.ByteWriter{Writer: cmd.OutOrStdout(), ClearAnnotations: []string{
 				kioutil.PathAnnotation, kioutil.IndexAnnotation, kioutil.LegacyPathAnnotation, kioutil.LegacyIndexAnnotation,
 				kioutil.IdAnnotation, kioutil.LegacyIdAnnotation,
 			}}
 			if err := w.Write(rl.Items); err != nil {
-				fmt.Fprintln(cmd.ErrOrStderr(), "gateway2tyk render:", err)
-				return err
+				return fmt.Errorf("render: %w", err)
 			}
 			if procErr != nil {
-				return procErr
+				return &reportedError{procErr}
 			}
 			return nil
 		},

@@ -1,0 +1,66 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gateway2tyk/gateway2tyk/fn"
+	"github.com/gateway2tyk/gateway2tyk/fn/config"
+	"github.com/gateway2tyk/gateway2tyk/fn/explain"
+)
+
+func newExplainCommand() *cobra.Command {
+	var configPath, gateway, request, output string
+	var strict bool
+	cmd := &cobra.Command{
+		Use:   "explain [-c CONFIG] [--gateway NS/NAME] [--strict-routes] [-o text|json] --request \"METHOD URL\" PATH...",
+		Short: "Explain what Tyk would do with a request, offline",
+		Long: "explain renders PATH in memory and answers what Tyk would do with one request: the listener, route, rule,\n" +
+			"API and operation, the upstream URL after rewrites and the header changes, or the status Tyk answers\n" +
+			"itself and the condition or dropped rule responsible.",
+		Args:          cobra.MinimumNArgs(1),
+		SilenceErrors: true,
+		SilenceUsage:  true,
+		RunE: func(cmd *cobra.Command, paths []string) error {
+			if output != "text" && output != "json" {
+				return usage("-o must be text or json (got %q)", output)
+			}
+			req, err := explain.ParseRequest(request)
+			if err != nil {
+				return usage("%v", err)
+			}
+			items, fnConfig, err := readPaths(paths, configPath)
+			if err != nil {
+				return usage("%v", err)
+			}
+			cfg, err := config.Load(fnConfig)
+			if err != nil {
+				return usage("%v", err)
+			}
+			out, err := fn.Render(items, cfg)
+			if err != nil {
+				return err
+			}
+			answer, err := explain.Explain(out, req, explain.Options{Gateway: gateway, StrictRoutes: strict})
+			if err != nil {
+				return usage("%v", err)
+			}
+			if output == "json" {
+				enc := json.NewEncoder(cmd.OutOrStdout())
+				enc.SetIndent("", "  ")
+				enc.SetEscapeHTML(false)
+				return enc.Encode(answer)
+			}
+			_, err = fmt.Fprint(cmd.OutOrStdout(), answer.Text(req))
+			return err
+		},
+	}
+	cmd.Flags().StringVarP(&configPath, "config", "c", "", "the function config (a RenderConfig or a ConfigMap)")
+	cmd.Flags().StringVar(&gateway, "gateway", "", "the Gateway (NAMESPACE/NAME) the request reaches; needed when the input has several")
+	cmd.Flags().BoolVar(&strict, "strict-routes", false, "the Tyk Gateways set http_server_options.enable_strict_routes")
+	cmd.Flags().StringVarP(&output, "output", "o", "text", "text or json")
+	cmd.Flags().StringVar(&request, "request", "", "the request, \"METHOD URL\"")
+	return cmd
+}

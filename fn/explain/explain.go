@@ -1,0 +1,336 @@
+// Package explain answers, offline, what Tyk would do with one HTTP request given a render: which listener of
+// the Gateway takes it, which route and rule, which API and operation, and what goes upstream, or the status
+// Tyk answers itself and the condition or dropped rule responsible. It follows Tyk's own routing (tykroute)
+// over the APIs the render made, and says where Tyk differs from what Gateway API asks.
+package explain
+
+import (
+	"fmt"
+	"net/url"
+	"sort"
+	"strings"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/gateway2tyk/gateway2tyk/fn"
+	"github.com/gateway2tyk/gateway2tyk/fn/attachment"
+	"github.com/gateway2tyk/gateway2tyk/fn/translate"
+	"github.com/gateway2tyk/gateway2tyk/fn/tykoas"
+	"github.com/gateway2tyk/gateway2tyk/fn/tykroute"
+)
+
+// Request is the request to explain.
+type Request struct {
+	Method string
+	URL    *url.URL
+}
+
+// ParseRequest reads "METHOD URL". The method must be an HTTP token and the URL absolute with a host, since
+// the host decides the listener and the API.
+func ParseRequest(s string) (Request, error) {
+	fields := strings.Fields(s)
+	if len(fields) != 2 {
+		return Request{}, fmt.Errorf("--request must be \"METHOD URL\", for example \"GET https://shop.example.com/orders\" (got %q)", s)
+	}
+	method := strings.ToUpper(fields[0])
+	if strings.IndexFunc(method, func(r rune) bool { return r < 'A' || r > 'Z' }) >= 0 {
+		return Request{}, fmt.Errorf("--request: %q is not an HTTP method", fields[0])
+	}
+	u, err := url.Parse(fields[1])
+	if err != nil {
+		return Request{}, fmt.Errorf("--request: %v", err)
+	}
+	if u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+		return Request{}, fmt.Errorf("--request: %q needs a scheme and a host, for example https://shop.example.com/orders", fields[1])
+	}
+	return Request{Method: method, URL: u}, nil
+}
+
+// Answer is the explanation. Empty fields do not apply.
+type Answer struct {
+	Gateway     string   `json:"gateway,omitempty"`
+	Listener    string   `json:"listener,omitempty"`
+	Route       string   `json:"route,omitempty"`
+	Rule        string   `json:"rule,omitempty"`
+	APIID       string   `json:"apiId,omitempty"`
+	OperationID string   `json:"operationId,omitempty"`
+	Upstream    string   `json:"upstream,omitempty"`
+	Upstreams   []Target `json:"upstreams,omitempty"`
+	Status      int      `json:"status,omitempty"`
+	Location    string   `json:"location,omitempty"`
+	Reason      string   `json:"reason,omitempty"`
+	// RequestHeaders and ResponseHeaders are the header changes, "set Name: value" and "remove Name".
+	RequestHeaders  []string `json:"requestHeaders,omitempty"`
+	ResponseHeaders []string `json:"responseHeaders,omitempty"`
+	// Notes say where Tyk's behaviour differs from what Gateway API asks.
+	Notes []string `json:"notes,omitempty"`
+}
+
+// Target is one upstream of a load-balanced API.
+type Target struct {
+	URL    string `json:"url"`
+	Weight int    `json:"weight"`
+}
+
+// Options change what is explained.
+type Options struct {
+	// Gateway names the Gateway the request reaches; empty when the input has one Gateway of ours.
+	Gateway string
+	// StrictRoutes mirrors Tyk's http_server_options.enable_strict_routes.
+	StrictRoutes bool
+}
+
+// UsageError is an explanation that cannot be given because of how it was asked.
+type UsageError struct{ msg string }
+
+func (e *UsageError) Error() string { return e.msg }
+
+// Explain answers what Tyk does with req given the render out.
+func Explain(out *fn.Output, req Request, opt Options) (*Answer, error) {
+	g, err := pickGateway(out.Attachment, opt.Gateway)
+	if err != nil {
+		return nil, err
+	}
+	a := &Answer{Gateway: g.Gateway.Namespace + "/" + g.Gateway.Name}
+	host := req.URL.Hostname()
+	l := matchListener(g, req.URL.Scheme, host)
+	if l != nil {
+		a.Listener = describeListener(l)
+	}
+
+	apis := gatewayAPIs(out.Translation, g)
+	docs := make([]*tykoas.Document, len(apis))
+	byID := map[string]*translate.API{}
+	for i, api := range apis {
+		docs[i] = api.Document
+		byID[api.ID] = api
+	}
+	res := tykroute.Route(docs, tykroute.Request{Method: req.Method, Host: host, Path: req.URL.EscapedPath(), RawQuery: req.URL.RawQuery},
+		tykroute.Options{StrictRoutes: opt.StrictRoutes})
+	a.Notes = append(a.Notes, res.Notes...)
+	a.APIID, a.OperationID, a.Status, a.Location = res.APIID, res.OperationID, res.Status, res.Location
+	if l == nil && res.APIID != "" {
+		a.Notes = append(a.Notes, fmt.Sprintf("no listener of Gateway %s takes %s://%s, so Gateway API would reject the "+
+			"request; Tyk serves it anyway, since it has no listeners, only APIs", a.Gateway, req.URL.Scheme, host))
+	}
+	for _, h := range res.RequestHeaders.Remove {
+		a.RequestHeaders = append(a.RequestHeaders, "remove "+h)
+	}
+	for _, h := range res.RequestHeaders.Set {
+		a.RequestHeaders = append(a.RequestHeaders, "set "+h.Name+": "+h.Value)
+	}
+	for _, h := range res.ResponseHeaders.Remove {
+		a.ResponseHeaders = append(a.ResponseHeaders, "remove "+h)
+	}
+	for _, h := range res.ResponseHeaders.Set {
+		a.ResponseHeaders = append(a.ResponseHeaders, "set "+h.Name+": "+h.Value)
+	}
+	switch len(res.Upstreams) {
+	case 0:
+	case 1:
+		a.Upstream = res.Upstreams[0].URL
+	default:
+		for _, t := range res.Upstreams {
+			a.Upstreams = append(a.Upstreams, Target{URL: t.URL, Weight: t.Weight})
+		}
+		a.Upstream = res.Upstreams[0].URL
+	}
+
+	api := byID[res.APIID]
+	if api == nil {
+		a.Status = res.Status
+		a.Reason = whyNoAPI(out, g, req, l)
+		return a, nil
+	}
+	hr := api.Route.Route
+	a.Route = hr.Namespace + "/" + hr.Name
+	if i := matchingRule(hr, api.Path, req.Method); i >= 0 {
+		a.Rule = fmt.Sprintf("spec.rules[%d]", i)
+	}
+	switch {
+	case res.Status == 404 && res.OperationID != "":
+		a.Reason = fmt.Sprintf("no rule of HTTPRoute %s matches method %s on path %s", a.Route, req.Method, api.Path)
+	case res.Status >= 300 && res.Status < 400 && res.Location != "":
+		a.Reason = fmt.Sprintf("RequestRedirect of %s", a.Rule)
+	case res.Status == 500:
+		a.Reason = "the backend does not resolve: " + resolvedRefs(api)
+	}
+	return a, nil
+}
+
+// pickGateway finds the Gateway the request reaches: the one named, or the only one of ours.
+func pickGateway(att *attachment.Result, name string) (*attachment.Gateway, error) {
+	if name == "" {
+		switch len(att.Gateways) {
+		case 1:
+			return att.Gateways[0], nil
+		case 0:
+			return nil, &UsageError{"the input has no Gateway of ours (a Gateway whose GatewayClass has our controllerName)"}
+		}
+		var names []string
+		for _, g := range att.Gateways {
+			names = append(names, g.Gateway.Namespace+"/"+g.Gateway.Name)
+		}
+		return nil, &UsageError{"the input has several Gateways of ours; choose one with --gateway NS/NAME: " + strings.Join(names, ", ")}
+	}
+	ns, n, ok := strings.Cut(name, "/")
+	if !ok || ns == "" || n == "" {
+		return nil, &UsageError{fmt.Sprintf("--gateway must be NAMESPACE/NAME (got %q)", name)}
+	}
+	g := att.GatewaysByName[types.NamespacedName{Namespace: ns, Name: n}]
+	if g == nil {
+		return nil, &UsageError{fmt.Sprintf("Gateway %s is not one of ours: it is not in the input, or its GatewayClass "+
+			"belongs to another controller", name)}
+	}
+	return g, nil
+}
+
+// matchListener picks the listener that takes a request, as Gateway API asks: the protocol of the scheme,
+// then the most specific hostname (exact, then wildcards with more labels first, then no hostname). Tyk itself
+// has no listeners; this is for the trace.
+func matchListener(g *attachment.Gateway, scheme, host string) *attachment.Listener {
+	protocol := gwv1.HTTPProtocolType
+	if scheme == "https" {
+		protocol = gwv1.HTTPSProtocolType
+	}
+	var best *attachment.Listener
+	bestScore := -1
+	for _, l := range g.Listeners {
+		if l.Listener.Protocol != protocol || !l.Serving {
+			continue
+		}
+		score := hostnameScore(l.Hostname(), host)
+		if score > bestScore {
+			best, bestScore = l, score
+		}
+	}
+	return best
+}
+
+// hostnameScore ranks how specifically a listener hostname matches a host: -1 no match, 0 no hostname,
+// 1+dots for a wildcard, 1000 exact.
+func hostnameScore(listener, host string) int {
+	host = strings.ToLower(host)
+	switch {
+	case listener == "":
+		return 0
+	case strings.EqualFold(listener, host):
+		return 1000
+	case strings.HasPrefix(listener, "*.") && strings.HasSuffix(host, strings.ToLower(listener[1:])) && len(host) > len(listener)-1:
+		return 1 + strings.Count(listener, ".")
+	}
+	return -1
+}
+
+func describeListener(l *attachment.Listener) string {
+	h := l.Hostname()
+	if h == "" {
+		h = "any host"
+	}
+	return fmt.Sprintf("%s (%s, port %d, %s)", l.Listener.Name, l.Listener.Protocol, l.Listener.Port, h)
+}
+
+// gatewayAPIs are the APIs the render made for the Gateway.
+func gatewayAPIs(tr *translate.Output, g *attachment.Gateway) []*translate.API {
+	var out []*translate.API
+	for _, api := range tr.APIs {
+		if api.Parent.Gateway == g {
+			out = append(out, api)
+		}
+	}
+	return out
+}
+
+// matchingRule is the first rule of the route that matches method on the path value.
+func matchingRule(hr *gwv1.HTTPRoute, path, method string) int {
+	for i, r := range hr.Spec.Rules {
+		for _, m := range r.Matches {
+			if m.Path != nil && m.Path.Value != nil && *m.Path.Value == path && (m.Method == nil || string(*m.Method) == method) {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+func resolvedRefs(api *translate.API) string {
+	return api.Route.ResolvedRefs.Message
+}
+
+// whyNoAPI looks for what keeps a request from an API: a route of the Gateway that is not accepted and whose
+// hostnames would take the host, or a dropped rule whose path would take the request.
+func whyNoAPI(out *fn.Output, g *attachment.Gateway, req Request, l *attachment.Listener) string {
+	host, p := req.URL.Hostname(), req.URL.Path
+	if p == "" {
+		p = "/"
+	}
+	var reasons []string
+	for _, tr := range out.Translation.Routes {
+		hr := tr.Route.Route
+		name := hr.Namespace + "/" + hr.Name
+		for i, parent := range tr.Route.Parents {
+			if parent.Gateway != g || !routeTakesHost(hr, host) {
+				continue
+			}
+			if c := accepted(tr.Conditions[i]); c != nil && c.Status != metav1.ConditionTrue {
+				reasons = append(reasons, fmt.Sprintf("HTTPRoute %s is not accepted: Accepted/%s: %s", name, c.Reason, c.Message))
+				continue
+			}
+			for _, d := range tr.Drops {
+				if ruleTakesPath(hr.Spec.Rules[d.Rule], p) {
+					reasons = append(reasons, fmt.Sprintf("HTTPRoute %s dropped %s", name, d.String()))
+				}
+			}
+		}
+	}
+	sort.Strings(reasons)
+	if len(reasons) > 0 {
+		return strings.Join(dedupe(reasons), "; ")
+	}
+	if l == nil {
+		return fmt.Sprintf("no listener of Gateway %s/%s takes %s://%s and no API serves it", g.Gateway.Namespace, g.Gateway.Name, req.URL.Scheme, host)
+	}
+	return fmt.Sprintf("no route attached to Gateway %s/%s serves %s%s", g.Gateway.Namespace, g.Gateway.Name, host, p)
+}
+
+func accepted(conds []metav1.Condition) *metav1.Condition {
+	for i := range conds {
+		if conds[i].Type == string(gwv1.RouteConditionAccepted) {
+			return &conds[i]
+		}
+	}
+	return nil
+}
+
+func routeTakesHost(hr *gwv1.HTTPRoute, host string) bool {
+	if len(hr.Spec.Hostnames) == 0 {
+		return true
+	}
+	for _, h := range hr.Spec.Hostnames {
+		if hostnameScore(string(h), host) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func ruleTakesPath(r gwv1.HTTPRouteRule, p string) bool {
+	for _, m := range r.Matches {
+		if m.Path != nil && m.Path.Value != nil && strings.HasPrefix(p, *m.Path.Value) {
+			return true
+		}
+	}
+	return false
+}
+
+func dedupe(in []string) []string {
+	var out []string
+	for i, s := range in {
+		if i == 0 || s != in[i-1] {
+			out = append(out, s)
+		}
+	}
+	return out
+}
