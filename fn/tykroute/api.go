@@ -109,6 +109,7 @@ func selectAPI(cs []candidate, reqPath string, opt Options, out *Outcome) *candi
 			out.note("listen path %s of API %s holds a mux variable: the model matches it literally", lp, c.id)
 		}
 		if atBoundary(lp, reqPath) || strings.HasSuffix(lp, "/") || strings.Contains(lp, "{") {
+			noteOtherDomains(cs, c, out)
 			return c
 		}
 		if opt.StrictRoutes {
@@ -122,6 +123,25 @@ func selectAPI(cs []candidate, reqPath string, opt Options, out *Outcome) *candi
 		return c
 	}
 	return nil
+}
+
+// noteOtherDomains says when another API with a different custom domain and the same listen path also takes
+// the host (an exact domain and a wildcard that covers it): Tyk has no listener isolation and registers both
+// routes in an order that depends on load order, so either may serve the request, where Gateway API would give
+// it to the most specific listener hostname.
+func noteOtherDomains(cs []candidate, chosen *candidate, out *Outcome) {
+	if chosen.domain == "" {
+		return
+	}
+	for i := range cs {
+		o := &cs[i]
+		if o != chosen && o.domain != "" && o.domain != chosen.domain && o.listenPath == chosen.listenPath {
+			out.note("APIs %s (custom domain %s) and %s (custom domain %s) both take this host with listen path %s: "+
+				"Tyk has no listener isolation, so which one serves depends on load order (the model picks %s); "+
+				"Gateway API would pick the most specific listener hostname", chosen.id, chosen.domain, o.id, o.domain,
+				chosen.listenPath, chosen.id)
+		}
+	}
 }
 
 // atBoundary reports whether listen path lp, a prefix of p, ends at a segment boundary of p.
