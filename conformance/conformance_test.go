@@ -141,6 +141,14 @@ func readManifests(t *testing.T, dir, rel string) []*yaml.RNode {
 // suite's Secrets, the test's manifests) and renders them with the default config.
 func render(t *testing.T, base, secrets, manifests []*yaml.RNode) *world {
 	t.Helper()
+	_, w := renderOutput(t, base, secrets, manifests)
+	return w
+}
+
+// renderOutput renders the suite's objects as the suite applies them, and returns the render's decisions
+// (for the request tables) with the world of output items (for the statuses).
+func renderOutput(t *testing.T, base, secrets, manifests []*yaml.RNode) (*fn.Output, *world) {
+	t.Helper()
 	class, err := yaml.Parse(fmt.Sprintf(`apiVersion: gateway.networking.k8s.io/v1
 kind: GatewayClass
 metadata:
@@ -181,7 +189,7 @@ spec:
 		w.nodes[objKey{n.GetKind(), n.GetNamespace(), n.GetName()}] = n
 		w.order = append(w.order, n)
 	}
-	return w
+	return out, w
 }
 
 type objKey struct{ kind, namespace, name string }

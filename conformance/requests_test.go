@@ -19,8 +19,6 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/gateway2tyk/gateway2tyk/fn"
-	"github.com/gateway2tyk/gateway2tyk/fn/config"
 	"github.com/gateway2tyk/gateway2tyk/fn/translate"
 	"github.com/gateway2tyk/gateway2tyk/fn/tykoas"
 	"github.com/gateway2tyk/gateway2tyk/fn/tykroute"
@@ -425,49 +423,6 @@ func TestConformanceRequests(t *testing.T) {
 			}
 		})
 	}
-}
-
-// renderOutput renders what render in conformance_test.go renders (the GatewayClass, the base manifests with the
-// suite's class on every Gateway, the suite's Secrets, the test's manifests) and keeps the render's decisions,
-// which carry the Gateway of each API.
-func renderOutput(t *testing.T, base, secrets, manifests []*yaml.RNode) (*fn.Output, *world) {
-	t.Helper()
-	class, err := yaml.Parse(fmt.Sprintf(`apiVersion: gateway.networking.k8s.io/v1
-kind: GatewayClass
-metadata:
-  name: %s
-spec:
-  controllerName: %s
-`, gatewayClassName, controllerName))
-	if err != nil {
-		t.Fatalf("building the GatewayClass: %v", err)
-	}
-	items := []*yaml.RNode{class}
-	for _, group := range [][]*yaml.RNode{base, secrets, manifests} {
-		for _, n := range group {
-			n = n.Copy()
-			if n.GetKind() == "Gateway" {
-				if err := n.PipeE(yaml.LookupCreate(yaml.MappingNode, "spec"),
-					yaml.SetField("gatewayClassName", yaml.NewStringRNode(gatewayClassName))); err != nil {
-					t.Fatalf("setting the class of Gateway %s/%s: %v", n.GetNamespace(), n.GetName(), err)
-				}
-			}
-			items = append(items, n)
-		}
-	}
-	out, err := fn.Render(items, config.Default())
-	if err != nil {
-		t.Fatalf("fn.Render: %v", err)
-	}
-	if out.Translation == nil {
-		t.Fatalf("fn.Render returned no translation")
-	}
-	w := &world{nodes: map[objKey]*yaml.RNode{}}
-	for _, n := range out.Items {
-		w.nodes[objKey{n.GetKind(), n.GetNamespace(), n.GetName()}] = n
-		w.order = append(w.order, n)
-	}
-	return out, w
 }
 
 // gatewayAPIs are the rendered APIs of one Gateway: the ones the Tyk Gateways behind its address load.
