@@ -19,6 +19,8 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/gateway2tyk/gateway2tyk/fn"
+	"github.com/gateway2tyk/gateway2tyk/fn/explain"
 	"github.com/gateway2tyk/gateway2tyk/fn/translate"
 	"github.com/gateway2tyk/gateway2tyk/fn/tykoas"
 	"github.com/gateway2tyk/gateway2tyk/fn/tykroute"
@@ -419,7 +421,7 @@ func TestConformanceRequests(t *testing.T) {
 					gwNN = *c.gateway
 				}
 				apis := gatewayAPIs(out.Translation, gwNN)
-				t.Run(c.name, func(t *testing.T) { runRequestCase(t, c, apis) })
+				t.Run(c.name, func(t *testing.T) { runRequestCase(t, c, apis, out, gwNN) })
 			}
 		})
 	}
@@ -436,7 +438,9 @@ func gatewayAPIs(tr *translate.Output, gwNN types.NamespacedName) []*translate.A
 	return out
 }
 
-func runRequestCase(t *testing.T, c requestCase, apis []*translate.API) {
+// runRequestCase checks Tyk's answer (tykroute over the Gateway's APIs) against the expectation, with and without
+// enable_strict_routes, and that `gateway2tyk explain` gives the same answer and reports the same differences.
+func runRequestCase(t *testing.T, c requestCase, apis []*translate.API, out *fn.Output, gwNN types.NamespacedName) {
 	if (c.adapted || c.tyk != nil || c.strict != nil) && c.why == "" {
 		t.Errorf("table error: an adapted or differing expectation needs a reason (why)")
 	}
@@ -471,6 +475,44 @@ func runRequestCase(t *testing.T, c requestCase, apis []*translate.API) {
 		what := fmt.Sprintf("%s %s%s (enable_strict_routes %v)", method, host, withQuery(c.path, c.query), strict)
 		t.Logf("%s: %s", what, outcomeString(got, byID))
 		checkOutcome(t, what, c, want, got, byID)
+		checkExplain(t, what, out, gwNN, method, host, c, strict, got)
+	}
+}
+
+// checkExplain runs explain on the same request and checks it tells what tykroute found: the API, the status,
+// the redirect, the upstream, every note, and the route behind the API.
+func checkExplain(t *testing.T, what string, out *fn.Output, gwNN types.NamespacedName, method, host string,
+	c requestCase, strict bool, got tykroute.Outcome) {
+	t.Helper()
+	u := "http://" + host + withQuery(c.path, c.query)
+	if c.path == "" {
+		u = "http://" + host + "/" + withQuery("", c.query)
+	}
+	req, err := explain.ParseRequest(method + " " + u)
+	if err != nil {
+		t.Fatalf("%s: explain cannot read the request: %v", what, err)
+	}
+	a, err := explain.Explain(out, req, explain.Options{Gateway: gwNN.String(), StrictRoutes: strict})
+	if err != nil {
+		t.Fatalf("%s: explain: %v", what, err)
+	}
+	if a.APIID != got.APIID || a.Status != got.Status || a.Location != got.Location {
+		t.Errorf("%s: explain says API %q status %d location %q; Tyk's routing gives API %q status %d location %q",
+			what, a.APIID, a.Status, a.Location, got.APIID, got.Status, got.Location)
+	}
+	if len(got.Upstreams) > 0 && a.Upstream != got.Upstreams[0].URL {
+		t.Errorf("%s: explain says upstream %q, Tyk's routing gives %q", what, a.Upstream, got.Upstreams[0].URL)
+	}
+	for _, n := range got.Notes {
+		if !slices.Contains(a.Notes, n) {
+			t.Errorf("%s: explain does not report %q", what, n)
+		}
+	}
+	if got.APIID != "" && a.Route == "" {
+		t.Errorf("%s: explain names no route for API %s", what, got.APIID)
+	}
+	if got.Status != 0 && a.Reason == "" && got.Status != http.StatusOK {
+		t.Errorf("%s: explain gives no reason for status %d", what, got.Status)
 	}
 }
 
