@@ -16,7 +16,7 @@ func emitAPIs(tr *translate.Output, cfg config.Spec) ([]*yaml.RNode, error) {
 	conds := parentConditions(tr)
 	var out []*yaml.RNode
 	for _, api := range tr.APIs {
-		doc, err := api.Document.Encode()
+		doc, err := api.Encode()
 		if err != nil {
 			return nil, err
 		}

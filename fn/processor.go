@@ -9,6 +9,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/gateway2tyk/gateway2tyk/fn/attachment"
+	"github.com/gateway2tyk/gateway2tyk/fn/basedoc"
 	"github.com/gateway2tyk/gateway2tyk/fn/config"
 	"github.com/gateway2tyk/gateway2tyk/fn/operatorcontext"
 	"github.com/gateway2tyk/gateway2tyk/fn/read"
@@ -74,6 +75,7 @@ type Output struct {
 	// Attachment and Translation are the decisions behind the output, for the read-only views (explain, graph).
 	Attachment  *attachment.Result
 	Translation *translate.Output
+	Bases       *basedoc.Result
 }
 
 // Render runs the stages over the items. It returns an error only when an output object cannot be built; every
@@ -82,15 +84,17 @@ func Render(items []*yaml.RNode, cfg config.Spec) (*Output, error) {
 	in := read.Items(items)
 	env := operatorcontext.New(in.Inventory)
 	att := attachment.Attach(in.Inventory, cfg.ControllerName, env)
-	tr := translate.Translate(att, env)
+	bases := basedoc.Resolve(in.Inventory)
+	tr := translate.Translate(att, env, bases)
 	final := parentConditions(tr)
 	attachment.CountAttachedRoutes(att, func(p *attachment.Parent) bool {
 		return status.IsTrue(final[p], string(gwv1.RouteConditionAccepted))
 	})
 
-	out := &Output{Attachment: att, Translation: tr, Results: readResults(in)}
+	out := &Output{Attachment: att, Translation: tr, Bases: bases, Results: readResults(in)}
 	out.Results = append(out.Results, conditionResults(in, att, tr)...)
-	if err := writeStatus(in, att, tr, cfg.ControllerName); err != nil {
+	out.Results = append(out.Results, definitionResults(in, bases)...)
+	if err := writeStatus(in, att, tr, bases, cfg.ControllerName); err != nil {
 		return &Output{Items: items, Results: out.Results}, err
 	}
 	emitted, err := emitAPIs(tr, cfg)

@@ -3,6 +3,7 @@ package fn
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -10,10 +11,12 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/gateway2tyk/gateway2tyk/fn/attachment"
+	"github.com/gateway2tyk/gateway2tyk/fn/basedoc"
 	"github.com/gateway2tyk/gateway2tyk/fn/inventory"
 	"github.com/gateway2tyk/gateway2tyk/fn/read"
 	"github.com/gateway2tyk/gateway2tyk/fn/status"
 	"github.com/gateway2tyk/gateway2tyk/fn/translate"
+	"github.com/gateway2tyk/gateway2tyk/fn/tykapi"
 )
 
 // readResults reports the items that could not be read (errors) or were passed over (warnings).
@@ -71,11 +74,21 @@ func conditionResults(in *read.Result, att *attachment.Result, tr *translate.Out
 		key := inventory.Key{Group: inventory.GatewayGroup, Kind: inventory.KindHTTPRoute, Namespace: hr.Namespace, Name: hr.Name}
 		for i, p := range r.Route.Parents {
 			for _, cond := range r.Conditions[i] {
-				if cond.Type == string(gwv1.RouteConditionAccepted) && cond.Status == metav1.ConditionFalse &&
-					cond.Reason != string(gwv1.RouteReasonUnsupportedValue) {
-					c := cond
-					warn(key, fmt.Sprintf("spec.parentRefs[%d]", p.Index), &c)
+				if cond.Type != string(gwv1.RouteConditionAccepted) || cond.Status != metav1.ConditionFalse ||
+					cond.Reason == string(gwv1.RouteReasonUnsupportedValue) {
+					continue
 				}
+				field, severity := fmt.Sprintf("spec.parentRefs[%d]", p.Index), framework.Warning
+				if rej, ok := r.Rejected[i]; ok && rej.Reason == cond.Reason {
+					field = rej.Field
+					if rej.Error {
+						// Failing closed: the route's APIs are not emitted, so the render must fail whatever
+						// failOn says, and what is deployed stays.
+						severity = framework.Error
+					}
+				}
+				out = append(out, result(severity, in.Nodes[key], field,
+					fmt.Sprintf("%s/%s: %s", cond.Type, cond.Reason, cond.Message)))
 			}
 		}
 		out = append(out, dropResults(in, key, r)...)
@@ -186,4 +199,26 @@ func sortedClasses(att *attachment.Result) []*attachment.Class {
 
 func sortClasses(cs []*attachment.Class) {
 	sort.Slice(cs, func(i, j int) bool { return cs[i].Class.Name < cs[j].Class.Name })
+}
+
+// definitionResults reports each attached TykOasApiDefinition that does not apply as a warning on it.
+func definitionResults(in *read.Result, bases *basedoc.Result) framework.Results {
+	var out framework.Results
+	for _, d := range bases.Definitions {
+		if d.Accepted.Status == metav1.ConditionTrue {
+			continue
+		}
+		field := "spec.targetRefs"
+		if d.Problem != nil && d.Accepted.Reason == d.Problem.Reason {
+			field = d.Problem.Field
+			if !strings.HasPrefix(field, "spec.") {
+				// A field of the base document: the definition's field at fault is the key that holds it.
+				field = "spec.tykOAS.configmapRef.keyName"
+			}
+		}
+		key := inventory.Key{Group: tykapi.Group, Kind: tykapi.KindTykOasApiDefinition, Namespace: d.Def.Namespace, Name: d.Def.Name}
+		out = append(out, result(framework.Warning, in.Nodes[key], field,
+			fmt.Sprintf("%s/%s: %s", d.Accepted.Type, d.Accepted.Reason, d.Accepted.Message)))
+	}
+	return out
 }

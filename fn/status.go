@@ -5,15 +5,17 @@ import (
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/gateway2tyk/gateway2tyk/fn/attachment"
+	"github.com/gateway2tyk/gateway2tyk/fn/basedoc"
 	"github.com/gateway2tyk/gateway2tyk/fn/emit"
 	"github.com/gateway2tyk/gateway2tyk/fn/inventory"
 	"github.com/gateway2tyk/gateway2tyk/fn/read"
 	"github.com/gateway2tyk/gateway2tyk/fn/status"
 	"github.com/gateway2tyk/gateway2tyk/fn/translate"
+	"github.com/gateway2tyk/gateway2tyk/fn/tykapi"
 )
 
 // writeStatus writes the would-be status of every GatewayClass, Gateway and HTTPRoute of ours onto its item.
-func writeStatus(in *read.Result, att *attachment.Result, tr *translate.Output, controller string) error {
+func writeStatus(in *read.Result, att *attachment.Result, tr *translate.Output, bases *basedoc.Result, controller string) error {
 	for name, c := range att.Classes {
 		if err := annotate(in, inventory.Key{Group: inventory.GatewayGroup, Kind: inventory.KindGatewayClass, Name: name},
 			status.ConditionsStatus{Conditions: c.Conditions}); err != nil {
@@ -29,6 +31,12 @@ func writeStatus(in *read.Result, att *attachment.Result, tr *translate.Output, 
 		key := inventory.Key{Group: inventory.GatewayGroup, Kind: inventory.KindHTTPRoute,
 			Namespace: r.Route.Route.Namespace, Name: r.Route.Route.Name}
 		if err := annotate(in, key, routeStatus(r, controller)); err != nil {
+			return err
+		}
+	}
+	for _, d := range bases.Definitions {
+		key := inventory.Key{Group: tykapi.Group, Kind: tykapi.KindTykOasApiDefinition, Namespace: d.Def.Namespace, Name: d.Def.Name}
+		if err := annotate(in, key, status.ConditionsStatus{Conditions: []metav1.Condition{d.Accepted}}); err != nil {
 			return err
 		}
 	}

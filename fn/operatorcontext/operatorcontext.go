@@ -6,6 +6,7 @@ package operatorcontext
 
 import (
 	"fmt"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -144,6 +145,50 @@ func (e Environment) contextOrg(ctx *tykapi.OperatorContext) string {
 		}
 	}
 	return ""
+}
+
+// Connection implements the reference's EnvironmentUnresolved: the Tyk connection of the Gateway's class must
+// be readable, i.e. its OperatorContext must give a mode and a URL, in env or in its Secret (TYK_MODE,
+// TYK_URL). A Secret given without data (a stand-in for one that lives in the cluster) is taken as complete;
+// a class without parametersRef uses the operator's own connection.
+func (e Environment) Connection(gw *gwv1.Gateway) string {
+	gc := e.inv.GatewayClasses[string(gw.Spec.GatewayClassName)]
+	if gc == nil || gc.Spec.ParametersRef == nil || gc.Spec.ParametersRef.Namespace == nil {
+		return ""
+	}
+	key := types.NamespacedName{Namespace: string(*gc.Spec.ParametersRef.Namespace), Name: gc.Spec.ParametersRef.Name}
+	ctx := e.inv.OperatorContexts[key]
+	if ctx == nil {
+		return "" // the class is not accepted, and the route not attached: reported there
+	}
+	var mode, url string
+	if ctx.Spec.Env != nil {
+		mode, url = ctx.Spec.Env.Mode, ctx.Spec.Env.URL
+	}
+	if ctx.Spec.SecretRef != nil {
+		s := e.inv.Secrets[secretKey(ctx)]
+		if s == nil || len(s.Data) == 0 {
+			return ""
+		}
+		if mode == "" {
+			mode = string(s.Data["TYK_MODE"])
+		}
+		if url == "" {
+			url = string(s.Data["TYK_URL"])
+		}
+	}
+	var missing []string
+	if mode == "" {
+		missing = append(missing, "the mode (env.mode or TYK_MODE)")
+	}
+	if url == "" {
+		missing = append(missing, "the URL (env.url or TYK_URL)")
+	}
+	if len(missing) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("the Tyk connection of GatewayClass %s cannot be read: OperatorContext %s gives neither %s",
+		gc.Name, key, strings.Join(missing, " nor "))
 }
 
 func secretKey(ctx *tykapi.OperatorContext) types.NamespacedName {

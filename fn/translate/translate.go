@@ -1,6 +1,7 @@
 package translate
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 
@@ -8,6 +9,7 @@ import (
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/gateway2tyk/gateway2tyk/fn/attachment"
+	"github.com/gateway2tyk/gateway2tyk/fn/basedoc"
 	"github.com/gateway2tyk/gateway2tyk/fn/status"
 	"github.com/gateway2tyk/gateway2tyk/fn/tykoas"
 )
@@ -18,6 +20,13 @@ type DataPlanes interface {
 	Tags(gw *gwv1.Gateway) []string
 	// Org is the Tyk organisation of the Gateway's APIs, the prefix of certificate IDs ("" when unknown).
 	Org(gw *gwv1.Gateway) string
+	// Connection says why the Tyk connection of the Gateway's class cannot be read ("" when it can).
+	Connection(gw *gwv1.Gateway) string
+}
+
+// Bases gives the attached definition whose base document applies to a route's APIs on a Gateway (nil: none).
+type Bases interface {
+	For(route *gwv1.HTTPRoute, gw *gwv1.Gateway) *basedoc.Definition
 }
 
 // API is one Tyk OAS API: a route served on one parent Gateway, effective hostname and path value.
@@ -28,8 +37,11 @@ type API struct {
 	Hostname string
 	Path     string
 	// Rules are the indexes of the rules the API serves.
-	Rules    []int
+	Rules []int
+	// Document is the route-derived API; Base, when set, is the definition whose base document it is laid
+	// over (see Encode).
 	Document *tykoas.Document
+	Base     *basedoc.Definition
 	// dataPlane identifies the Tyk Gateways that serve the API: the namespace/name of the data-plane Service of
 	// its Gateway, "" when the Gateway has none.
 	dataPlane string
@@ -44,6 +56,15 @@ type Route struct {
 	Drops []Drop
 	// Lost are the APIs of the route that another route or parent serves instead, per parent index.
 	Lost map[int][]Loss
+	// Rejected are the parents that get no API at all for a reason of their own, per parent index.
+	Rejected map[int]Rejection
+}
+
+// Rejection is why a parent of the route gets no API: its Accepted condition's reason and message, the field
+// at fault, and whether it is an error (a base document that cannot be used: failing closed).
+type Rejection struct {
+	Reason, Field, Message string
+	Error                  bool
 }
 
 // Loss is an API a route does not get, and why.
@@ -62,11 +83,11 @@ type Output struct {
 
 // Translate turns every accepted parent of every attached route into APIs, resolves the APIs that would
 // collide in Tyk, and decides the route conditions that depend on translation.
-func Translate(res *attachment.Result, dp DataPlanes) *Output {
+func Translate(res *attachment.Result, dp DataPlanes, bases Bases) *Output {
 	out := &Output{}
 	var candidates []*API
 	for _, r := range res.Routes {
-		tr, apis := translateRoute(r, dp)
+		tr, apis := translateRoute(r, dp, bases)
 		out.Routes = append(out.Routes, tr)
 		candidates = append(candidates, apis...)
 	}
@@ -80,9 +101,9 @@ func Translate(res *attachment.Result, dp DataPlanes) *Output {
 
 // translateRoute compiles the route's rules once (they do not depend on the parent) and makes one API per
 // accepted parent, effective hostname and path value.
-func translateRoute(r *attachment.Route, dp DataPlanes) (*Route, []*API) {
+func translateRoute(r *attachment.Route, dp DataPlanes, bases Bases) (*Route, []*API) {
 	hr := r.Route
-	tr := &Route{Route: r, Lost: map[int][]Loss{}}
+	tr := &Route{Route: r, Lost: map[int][]Loss{}, Rejected: map[int]Rejection{}}
 	listeners := admittingListenerFacts(r)
 	backends := func(i int) []attachment.Backend { return r.Backends[i] }
 	var rules []*rule
@@ -99,12 +120,23 @@ func translateRoute(r *attachment.Route, dp DataPlanes) (*Route, []*API) {
 
 	var apis []*API
 	seen := map[string]bool{}
-	for _, parent := range r.Parents {
+	for i, parent := range r.Parents {
 		if parent.Accepted.Status != metav1.ConditionTrue {
 			continue
 		}
 		gw := parent.Gateway.Gateway
+		if why := dp.Connection(gw); why != "" {
+			tr.Rejected[i] = Rejection{Reason: status.ReasonEnvironmentUnresolved, Field: fmt.Sprintf("spec.parentRefs[%d]", parent.Index), Message: why}
+			continue
+		}
+		base := bases.For(hr, gw)
+		if base != nil && base.Problem != nil {
+			tr.Rejected[i] = baseRejection(base, parent.Index)
+			continue
+		}
 		tags := dp.Tags(gw)
+		var parentAPIs []*API
+		var conflicts []string
 		for _, host := range parentHostnames(parent) {
 			for _, plan := range plans {
 				id := APIID(hr.Namespace, hr.Name, plan.path, gw.Namespace, gw.Name, host)
@@ -113,10 +145,19 @@ func translateRoute(r *attachment.Route, dp DataPlanes) (*Route, []*API) {
 				}
 				seen[id] = true
 				doc := document(id, host, plan, tags, certificates(parent, host, dp.Org(gw)))
-				apis = append(apis, &API{ID: id, Route: r, Parent: parent, Hostname: host, Path: plan.path,
-					Rules: plan.rules, Document: doc, dataPlane: dataPlaneOf(parent.Gateway)})
+				if base != nil {
+					conflicts = append(conflicts, base.Conflicts(doc)...)
+				}
+				parentAPIs = append(parentAPIs, &API{ID: id, Route: r, Parent: parent, Hostname: host, Path: plan.path,
+					Rules: plan.rules, Document: doc, Base: base, dataPlane: dataPlaneOf(parent.Gateway)})
 			}
 		}
+		if len(conflicts) > 0 {
+			tr.Rejected[i] = Rejection{Reason: status.ReasonAttachmentConflict, Field: fmt.Sprintf("spec.parentRefs[%d]", parent.Index),
+				Message: fmt.Sprintf("TykOasApiDefinition %s conflicts with the route: %s", base.Name(), strings.Join(dedupe(conflicts), "; "))}
+			continue
+		}
+		apis = append(apis, parentAPIs...)
 	}
 	return tr, apis
 }
@@ -198,6 +239,8 @@ func routeConditions(tr *Route) [][]metav1.Condition {
 		case !served:
 			conds = append(conds, status.Condition(accepted, false, string(gwv1.RouteReasonUnsupportedValue),
 				"no rule can be served: "+joinDrops(tr.Drops), gen))
+		case tr.Rejected[i].Reason != "":
+			conds = append(conds, status.Condition(accepted, false, tr.Rejected[i].Reason, tr.Rejected[i].Message, gen))
 		case len(lost) > 0 && lost[0].Reason == status.ReasonDataPlaneShared:
 			conds = append(conds, status.Condition(accepted, false, lost[0].Reason, lost[0].Message, gen))
 		default:
@@ -245,6 +288,37 @@ func joinLosses(ls []Loss) string {
 		parts = append(parts, l.Message)
 	}
 	return strings.Join(parts, "; ")
+}
+
+// baseRejection fails closed: a route whose base document cannot be used gets no API rather than one without
+// the authentication the base would bring.
+func baseRejection(d *basedoc.Definition, parentRef int) Rejection {
+	reason := status.ReasonBaseDocumentInvalid
+	if d.Problem.Reason == basedoc.ReasonBaseDocumentUnresolved {
+		reason = status.ReasonBaseDocumentUnresolved
+	}
+	return Rejection{Reason: reason, Field: fmt.Sprintf("spec.parentRefs[%d]", parentRef), Error: true,
+		Message: fmt.Sprintf("TykOasApiDefinition %s: %s", d.Name(), d.Problem.Message)}
+}
+
+// Encode writes the API's final document: the route-derived API, laid over its base document when it has one.
+func (a *API) Encode() ([]byte, error) {
+	if a.Base != nil {
+		return a.Base.Merge(a.Document)
+	}
+	return a.Document.Encode()
+}
+
+func dedupe(in []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range in {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 func dataPlaneOf(g *attachment.Gateway) string {

@@ -74,6 +74,16 @@ func (d *Document) AddOperation(path, method, operationID string) {
 // function of the document's content only, so rendering the same input twice
 // gives byte-identical files that diff cleanly.
 func (d *Document) Encode() ([]byte, error) {
+	tree, err := d.Tree()
+	if err != nil {
+		return nil, err
+	}
+	return EncodeTree(tree)
+}
+
+// Tree returns the document as generic JSON values: the OpenAPI object with the Tyk extension under
+// ExtensionKey. It is the form a base document is merged in.
+func (d *Document) Tree() (map[string]any, error) {
 	if d == nil || d.OpenAPI == nil {
 		return nil, errors.New("tykoas: document has no OpenAPI part")
 	}
@@ -101,15 +111,29 @@ func (d *Document) Encode() ([]byte, error) {
 		return nil, fmt.Errorf("tykoas: encode %s: %w", ExtensionKey, err)
 	}
 	top[ExtensionKey] = ext
+	return top, nil
+}
 
+// EncodeTree writes a document held as generic JSON values the way Encode does: object keys sorted at every
+// level, 2-space indentation, no HTML escaping and a trailing newline.
+func EncodeTree(tree map[string]any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false) // header values and mock bodies stay readable
 	enc.SetIndent("", "  ")
-	if err := enc.Encode(top); err != nil {
+	if err := enc.Encode(tree); err != nil {
 		return nil, fmt.Errorf("tykoas: encode: %w", err)
 	}
 	return buf.Bytes(), nil
+}
+
+// ParseTree reads a JSON document into generic values, keeping numbers exactly as written.
+func ParseTree(data []byte) (map[string]any, error) {
+	var tree map[string]any
+	if err := unmarshalNumbers(data, &tree); err != nil {
+		return nil, err
+	}
+	return tree, nil
 }
 
 // MarshalJSON lets a Document be embedded in other JSON; it is Encode.

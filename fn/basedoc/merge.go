@@ -1,0 +1,142 @@
+package basedoc
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/gateway2tyk/gateway2tyk/fn/tykoas"
+)
+
+// Conflicts lists how a base document and a route's API would step on each other, which is the route's
+// AttachmentConflict: the base describes an operation the route also has (the same OpenAPI path and method),
+// or configures middleware under an operationId the route uses. Either way one of the two would silently
+// lose. Empty when they fit together.
+func (d *Definition) Conflicts(route *tykoas.Document) []string {
+	var out []string
+	basePaths, _ := d.tree["paths"].(map[string]any)
+	for _, p := range route.OpenAPI.Paths.InMatchingOrder() {
+		item := route.OpenAPI.Paths.Value(p)
+		baseItem, _ := basePaths[p].(map[string]any)
+		for method := range item.Operations() {
+			if _, clash := baseItem[strings.ToLower(method)]; clash {
+				out = append(out, fmt.Sprintf("the base document describes %s %s, which the route's API also serves", method, p))
+			}
+		}
+	}
+	if route.Tyk.Middleware != nil {
+		baseOps, _ := lookup(d.tree, []string{extensionKey, "middleware", "operations"})
+		ops, _ := baseOps.(map[string]any)
+		for id := range route.Tyk.Middleware.Operations {
+			if _, clash := ops[id]; clash {
+				out = append(out, fmt.Sprintf("the base document configures middleware for operation %q, which the route's API uses", id))
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Merge lays the route's API over the base document: the route's settings (the settings table) and its
+// operations and their middleware are set; everything else of the base stays. OpenAPI's info.title is the API
+// ID, as for every API; the base's OpenAPI version and info.version stay. When the base turns authentication
+// on, the route's redirects keep working without credentials (ignoreAuthentication), since Tyk answers them
+// itself. Conflicts must have been ruled out first.
+func (d *Definition) Merge(route *tykoas.Document) ([]byte, error) {
+	routeTree, err := route.Tree()
+	if err != nil {
+		return nil, err
+	}
+	out := deepCopy(d.tree).(map[string]any)
+	info := object(out, "info")
+	info["title"] = route.OpenAPI.Info.Title
+	if _, ok := info["version"]; !ok {
+		info["version"] = route.OpenAPI.Info.Version
+	}
+	if _, ok := out["openapi"]; !ok {
+		out["openapi"] = routeTree["openapi"]
+	}
+	paths := object(out, "paths")
+	for p, item := range object(routeTree, "paths") {
+		target := object(paths, p)
+		for method, op := range item.(map[string]any) {
+			target[method] = op
+		}
+	}
+
+	x := object(out, extensionKey)
+	rx := routeTree[extensionKey].(map[string]any)
+	overlay(object(x, "info"), rx["info"].(map[string]any))
+	overlay(object(x, "server"), rx["server"].(map[string]any))
+	overlay(object(x, "upstream"), rx["upstream"].(map[string]any))
+	if rm, ok := rx["middleware"].(map[string]any); ok {
+		ops := object(object(x, "middleware"), "operations")
+		for id, op := range rm["operations"].(map[string]any) {
+			ops[id] = op
+		}
+	}
+	if authenticated(x) {
+		ignoreAuthOnRedirects(x)
+	}
+	return tykoas.EncodeTree(out)
+}
+
+// overlay sets every key of src in dst.
+func overlay(dst, src map[string]any) {
+	for k, v := range src {
+		dst[k] = v
+	}
+}
+
+// authenticated reports whether the base turns authentication on (server.authentication.enabled).
+func authenticated(x map[string]any) bool {
+	v, _ := lookup(x, []string{"server", "authentication", "enabled"})
+	on, _ := v.(bool)
+	return on
+}
+
+// ignoreAuthOnRedirects marks the operations whose mock response is a redirect: Tyk answers them itself and a
+// client following a redirect carries no credentials.
+func ignoreAuthOnRedirects(x map[string]any) {
+	ops, _ := lookup(x, []string{"middleware", "operations"})
+	m, _ := ops.(map[string]any)
+	for _, op := range m {
+		o, ok := op.(map[string]any)
+		if !ok {
+			continue
+		}
+		code, _ := lookup(o, []string{"mockResponse", "code"})
+		if n, ok := code.(json.Number); ok && strings.HasPrefix(n.String(), "3") && len(n.String()) == 3 {
+			o["ignoreAuthentication"] = map[string]any{"enabled": true}
+		}
+	}
+}
+
+// object returns the object at key of m, making it when absent (or not an object).
+func object(m map[string]any, key string) map[string]any {
+	if o, ok := m[key].(map[string]any); ok {
+		return o
+	}
+	o := map[string]any{}
+	m[key] = o
+	return o
+}
+
+func deepCopy(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(t))
+		for k, c := range t {
+			out[k] = deepCopy(c)
+		}
+		return out
+	case []any:
+		out := make([]any, len(t))
+		for i, c := range t {
+			out[i] = deepCopy(c)
+		}
+		return out
+	}
+	return v
+}
