@@ -3,6 +3,7 @@ package fn_test
 import (
 	"bytes"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
@@ -11,8 +12,10 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework/frameworktestutil"
 	"sigs.k8s.io/kustomize/kyaml/kio"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/gateway2tyk/gateway2tyk/fn"
+	"github.com/gateway2tyk/gateway2tyk/fn/tykoas/tykoastest"
 )
 
 // The golden cases are user stories: testdata/<story>/input.yaml is a ResourceList a user could have
@@ -94,4 +97,45 @@ func storyDirs(t *testing.T, root, skip string) []string {
 		}
 	}
 	return out
+}
+
+// TestGoldenDocumentsAreValidTykOAS checks every Tyk OAS API definition written in a golden file, of every story
+// (failing ones included), with tykoastest.Validate: a valid OpenAPI 3.0 document (kin-openapi), an
+// x-tyk-api-gateway valid against Tyk's own JSON schema (read from ../shared/tyk at test time), every
+// middleware.operations key the operationId of an operation, and every operation with an operationId and
+// responses. The documents are those of the ConfigMaps the function emitted (label
+// app.kubernetes.io/managed-by: gateway2tyk); input ConfigMaps are not the function's to check.
+func TestGoldenDocumentsAreValidTykOAS(t *testing.T) {
+	checked := 0
+	err := filepath.WalkDir(goldenDir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || d.Name() != frameworktestutil.DefaultOutputFilename {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		require.NoError(t, err)
+		rl, err := yaml.Parse(string(data))
+		require.NoError(t, err, path)
+		list, err := rl.Pipe(yaml.Lookup("items"))
+		require.NoError(t, err, path)
+		if list == nil {
+			return nil
+		}
+		items, err := list.Elements()
+		require.NoError(t, err, path)
+		for _, item := range items {
+			if item.GetKind() != "ConfigMap" || item.GetLabels()["app.kubernetes.io/managed-by"] != "gateway2tyk" {
+				continue
+			}
+			doc, ok := item.GetDataMap()["tyk-oas.json"]
+			require.True(t, ok, "%s: emitted ConfigMap %s has no tyk-oas.json", path, item.GetName())
+			checked++
+			t.Run(filepath.Dir(path)+"/"+item.GetName(), func(t *testing.T) {
+				tykoastest.Validate(t, []byte(doc))
+			})
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	require.NotZero(t, checked, "no emitted tyk-oas.json found under %s", goldenDir)
+	t.Logf("golden: %d Tyk OAS documents checked", checked)
 }

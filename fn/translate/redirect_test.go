@@ -1,0 +1,131 @@
+package translate
+
+import (
+	"reflect"
+	"sort"
+	"testing"
+
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+)
+
+func ptr[T any](v T) *T { return &v }
+
+func fullPath(p string) *gwv1.HTTPPathModifier {
+	return &gwv1.HTTPPathModifier{Type: gwv1.FullPathHTTPPathModifier, ReplaceFullPath: ptr(p)}
+}
+
+var (
+	http8080  = listenerFacts{scheme: "http", port: 8080}
+	http80    = listenerFacts{scheme: "http", port: 80}
+	https443  = listenerFacts{scheme: "https", port: 443}
+	https8443 = listenerFacts{scheme: "https", port: 8443}
+)
+
+// TestConstantRedirect is the RequestRedirect row of the Filters table with Gateway API's rules for the Location:
+// an unset scheme is the listener's; an unset port is the scheme's well-known port when the scheme is set, else the
+// listener port; the port is left out when it is the well-known port of the scheme; the code defaults to 302. A
+// redirect that is not the same for every request (no hostname, a path other than ReplaceFullPath, a scheme or port
+// that depends on which listener took the request) is rejected, naming the field.
+func TestConstantRedirect(t *testing.T) {
+	const f = "spec.rules[0].filters[0].requestRedirect"
+	type want struct {
+		code     int
+		location string
+		fields   []string // the rejected fields, sorted; none when the redirect is constant
+	}
+	for _, c := range []struct {
+		name      string
+		r         *gwv1.HTTPRequestRedirectFilter
+		listeners []listenerFacts
+		want      want
+	}{
+		{"listener scheme and port, port written", &gwv1.HTTPRequestRedirectFilter{
+			Hostname: ptr(gwv1.PreciseHostname("support.shop.example.com")), Path: fullPath("/support/home")},
+			[]listenerFacts{http8080}, want{302, "http://support.shop.example.com:8080/support/home", nil}},
+		{"listener on port 80: default port left out", &gwv1.HTTPRequestRedirectFilter{
+			Hostname: ptr(gwv1.PreciseHostname("www.shop.example.com")), Path: fullPath("/")},
+			[]listenerFacts{http80}, want{302, "http://www.shop.example.com/", nil}},
+		{"https listener on 443", &gwv1.HTTPRequestRedirectFilter{
+			Hostname: ptr(gwv1.PreciseHostname("www.shop.example.com")), Path: fullPath("/cart")},
+			[]listenerFacts{https443}, want{302, "https://www.shop.example.com/cart", nil}},
+		{"https listener on 8443", &gwv1.HTTPRequestRedirectFilter{
+			Hostname: ptr(gwv1.PreciseHostname("www.shop.example.com")), Path: fullPath("/cart")},
+			[]listenerFacts{https8443}, want{302, "https://www.shop.example.com:8443/cart", nil}},
+		{"scheme https set: well-known port, not the listener's", &gwv1.HTTPRequestRedirectFilter{
+			Scheme: ptr("https"), Hostname: ptr(gwv1.PreciseHostname("accounts.shop.example.com")),
+			Path: fullPath("/login"), StatusCode: ptr(301)},
+			[]listenerFacts{http8080}, want{301, "https://accounts.shop.example.com/login", nil}},
+		{"scheme http set on an 8080 listener: port 80", &gwv1.HTTPRequestRedirectFilter{
+			Scheme: ptr("http"), Hostname: ptr(gwv1.PreciseHostname("www.shop.example.com")), Path: fullPath("/")},
+			[]listenerFacts{http8080}, want{302, "http://www.shop.example.com/", nil}},
+		{"scheme and port set", &gwv1.HTTPRequestRedirectFilter{
+			Scheme: ptr("https"), Hostname: ptr(gwv1.PreciseHostname("www.shop.example.com")),
+			Port: ptr(gwv1.PortNumber(8443)), Path: fullPath("/"), StatusCode: ptr(302)},
+			[]listenerFacts{http8080}, want{302, "https://www.shop.example.com:8443/", nil}},
+		{"port 443 with scheme http is written", &gwv1.HTTPRequestRedirectFilter{
+			Scheme: ptr("http"), Hostname: ptr(gwv1.PreciseHostname("www.shop.example.com")),
+			Port: ptr(gwv1.PortNumber(443)), Path: fullPath("/")},
+			[]listenerFacts{https443}, want{302, "http://www.shop.example.com:443/", nil}},
+		{"port 80 set, scheme from an https listener", &gwv1.HTTPRequestRedirectFilter{
+			Hostname: ptr(gwv1.PreciseHostname("www.shop.example.com")), Port: ptr(gwv1.PortNumber(80)),
+			Path: fullPath("/")},
+			[]listenerFacts{https443}, want{302, "https://www.shop.example.com:80/", nil}},
+		{"two listeners with the same scheme and port", &gwv1.HTTPRequestRedirectFilter{
+			Hostname: ptr(gwv1.PreciseHostname("www.shop.example.com")), Path: fullPath("/")},
+			[]listenerFacts{http8080, http8080}, want{302, "http://www.shop.example.com:8080/", nil}},
+		{"listeners on different ports, port set", &gwv1.HTTPRequestRedirectFilter{
+			Hostname: ptr(gwv1.PreciseHostname("www.shop.example.com")), Port: ptr(gwv1.PortNumber(8080)),
+			Path: fullPath("/")},
+			[]listenerFacts{http8080, {scheme: "http", port: 8081}}, want{302, "http://www.shop.example.com:8080/", nil}},
+		{"listeners with different schemes, scheme set", &gwv1.HTTPRequestRedirectFilter{
+			Scheme: ptr("https"), Hostname: ptr(gwv1.PreciseHostname("www.shop.example.com")), Path: fullPath("/")},
+			[]listenerFacts{http8080, https8443}, want{302, "https://www.shop.example.com/", nil}},
+		{"statusCode 308", &gwv1.HTTPRequestRedirectFilter{
+			Hostname: ptr(gwv1.PreciseHostname("www.shop.example.com")), Path: fullPath("/"), StatusCode: ptr(308)},
+			[]listenerFacts{http80}, want{308, "http://www.shop.example.com/", nil}},
+
+		{"listeners on different ports, no port", &gwv1.HTTPRequestRedirectFilter{
+			Hostname: ptr(gwv1.PreciseHostname("www.shop.example.com")), Path: fullPath("/")},
+			[]listenerFacts{http8080, {scheme: "http", port: 8081}}, want{fields: []string{f + ".port"}}},
+		{"listeners with different schemes, no scheme", &gwv1.HTTPRequestRedirectFilter{
+			Hostname: ptr(gwv1.PreciseHostname("www.shop.example.com")), Port: ptr(gwv1.PortNumber(8443)),
+			Path: fullPath("/")},
+			[]listenerFacts{http8080, https8443}, want{fields: []string{f + ".scheme"}}},
+		{"listeners differ in scheme and port, neither set", &gwv1.HTTPRequestRedirectFilter{
+			Hostname: ptr(gwv1.PreciseHostname("www.shop.example.com")), Path: fullPath("/")},
+			[]listenerFacts{http8080, https8443}, want{fields: []string{f + ".port", f + ".scheme"}}},
+		{"no hostname", &gwv1.HTTPRequestRedirectFilter{Scheme: ptr("https"), Path: fullPath("/")},
+			[]listenerFacts{http8080}, want{fields: []string{f + ".hostname"}}},
+		{"no path keeps the request path", &gwv1.HTTPRequestRedirectFilter{
+			Hostname: ptr(gwv1.PreciseHostname("www.shop.example.com"))},
+			[]listenerFacts{http8080}, want{fields: []string{f + ".path"}}},
+		{"ReplacePrefixMatch keeps the rest of the path", &gwv1.HTTPRequestRedirectFilter{
+			Hostname: ptr(gwv1.PreciseHostname("www.shop.example.com")),
+			Path:     &gwv1.HTTPPathModifier{Type: gwv1.PrefixMatchHTTPPathModifier, ReplacePrefixMatch: ptr("/catalog")}},
+			[]listenerFacts{http8080}, want{fields: []string{f + ".path"}}},
+		{"scheme only", &gwv1.HTTPRequestRedirectFilter{Scheme: ptr("https")},
+			[]listenerFacts{http8080}, want{fields: []string{f + ".hostname", f + ".path"}}},
+		{"no filter body", nil, []listenerFacts{http8080}, want{fields: []string{f}}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var fields []string
+			got := constantRedirect(f, c.r, c.listeners, func(field, _ string, _ ...any) { fields = append(fields, field) })
+			sort.Strings(fields)
+			if !reflect.DeepEqual(fields, c.want.fields) {
+				t.Fatalf("rejected fields = %v, want %v", fields, c.want.fields)
+			}
+			if c.want.fields != nil {
+				if got != nil {
+					t.Fatalf("a rejected redirect gave %+v", *got)
+				}
+				return
+			}
+			if got == nil {
+				t.Fatal("no redirect")
+			}
+			if got.code != c.want.code || got.location != c.want.location {
+				t.Fatalf("redirect = %d %s, want %d %s", got.code, got.location, c.want.code, c.want.location)
+			}
+		})
+	}
+}
