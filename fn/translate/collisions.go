@@ -14,8 +14,8 @@ import (
 //  1. Within a route: when two parent Gateways serve it on the same hostname and the same data plane (the
 //     Service of dataPlane.serviceRef), the parent whose Gateway sorts later by namespace/name is Accepted False
 //     DataPlaneShared, and none of its APIs is kept. Gateways without a known data plane are never shared.
-//  2. Across routes: two routes that claim the same (Gateway, hostname, path) are resolved the Gateway API
-//     way: the oldest route (creationTimestamp, then namespace/name) keeps the API; the others lose it and
+//  2. Across routes: two routes that claim the same (Gateway, hostname, path), or the same hostname and path
+//     on two Gateways that share a data plane, are resolved the Gateway API way: the oldest route (creationTimestamp, then namespace/name) keeps the API; the others lose it and
 //     are told so (PartiallyInvalid PathConflict). Listener ports take no part: Tyk Gateway does not listen
 //     on them.
 func resolveCollisions(candidates []*API, routes []*Route) []*API {
@@ -47,9 +47,15 @@ func resolveCollisions(candidates []*API, routes []*Route) []*API {
 	return out
 }
 
+// claimKey is what two APIs must not share: the hostname and path on one set of Tyk Gateways. Those are the
+// data plane of the Gateway when it has one (two Gateways can share it), else the Gateway itself.
 func claimKey(a *API) string {
-	gw := a.Parent.Gateway.Gateway
-	return gw.Namespace + "/" + gw.Name + "\n" + a.Hostname + "\n" + a.Path
+	where := a.dataPlane
+	if where == "" {
+		gw := a.Parent.Gateway.Gateway
+		where = "gateway " + gw.Namespace + "/" + gw.Name
+	}
+	return where + "\n" + a.Hostname + "\n" + a.Path
 }
 
 func dataPlaneShared(candidates []*API, byRoute map[*attachment.Route]*Route) []*API {
