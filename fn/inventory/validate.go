@@ -151,6 +151,17 @@ func (v *validator) httpRoute(r *gwv1.HTTPRoute) {
 				}
 			}
 		}
+		for k, filter := range rule.Filters {
+			if r := filter.RequestRedirect; r != nil {
+				rf := fmt.Sprintf("%s.filters[%d].requestRedirect", f, k)
+				if r.StatusCode != nil && !oneOf(*r.StatusCode, 301, 302, 303, 307, 308) {
+					v.add(rf+".statusCode", "must be one of 301, 302, 303, 307, 308 (the HTTPRoute CRD enum of requestRedirect.statusCode; got %d)", *r.StatusCode)
+				}
+				if r.Scheme != nil && !oneOf(*r.Scheme, "http", "https") {
+					v.add(rf+".scheme", "must be http or https (the HTTPRoute CRD enum of requestRedirect.scheme; got %q)", *r.Scheme)
+				}
+			}
+		}
 		for b, ref := range rule.BackendRefs {
 			bf := fmt.Sprintf("%s.backendRefs[%d]", f, b)
 			v.required(bf+".name", string(ref.Name))
@@ -164,4 +175,13 @@ func (v *validator) httpRoute(r *gwv1.HTTPRoute) {
 			}
 		}
 	}
+}
+
+func oneOf[T comparable](v T, allowed ...T) bool {
+	for _, a := range allowed {
+		if v == a {
+			return true
+		}
+	}
+	return false
 }

@@ -55,35 +55,43 @@ func groupPaths(rules []*rule) ([]*pathPlan, map[int]string) {
 			conflicts[b] = fmt.Sprintf("%s as spec.rules[%d]", what, a)
 		}
 	}
-	owner := map[string]map[string]int{} // path → method → rule index, for the messages
+	// Every match is compared with every match of the other rules on its path, not only with the first: a rule
+	// that agrees with the first rule but not with a later one is in conflict too, so the outcome does not
+	// depend on rule order.
+	type claim struct {
+		rule      int
+		method    string
+		upstream  *upstreamSpec
+		behaviour behaviour
+	}
+	claims := map[string][]claim{}
 	for _, r := range rules {
 		for _, pr := range r.pairs {
 			p := byPath[pr.path]
 			if p == nil {
 				p = &pathPlan{path: pr.path, methods: map[string]behaviour{}}
 				byPath[pr.path] = p
-				owner[pr.path] = map[string]int{}
 			}
 			if len(p.rules) == 0 || p.rules[len(p.rules)-1] != r.index {
 				p.rules = append(p.rules, r.index)
 			}
-			if r.upstream != nil {
-				if p.upstream == nil {
-					p.upstream = r.upstream
-					owner[pr.path]["upstream"] = r.index
-				} else if p.upstream.key() != r.upstream.key() {
-					conflict(r.index, owner[pr.path]["upstream"],
-						"matches path %s with other backends or another ReplacePrefixMatch", pr.path)
+			for _, c := range claims[pr.path] {
+				if c.rule == r.index {
+					continue
+				}
+				if r.upstream != nil && c.upstream != nil && c.upstream.key() != r.upstream.key() {
+					conflict(r.index, c.rule, "matches path %s with other backends or another ReplacePrefixMatch", pr.path)
+				}
+				if m, ok := overlap(pr.method, c.method); ok && c.behaviour.key() != r.behaviour.key() {
+					conflict(r.index, c.rule, "matches method %s on path %s with other filters", methodName(m), pr.path)
 				}
 			}
-			for _, m := range overlapping(pr.method, p.methods) {
-				if p.methods[m].key() != r.behaviour.key() {
-					conflict(r.index, owner[pr.path][m], "matches method %s on path %s with other filters", methodName(m), pr.path)
-				}
+			claims[pr.path] = append(claims[pr.path], claim{r.index, pr.method, r.upstream, r.behaviour})
+			if r.upstream != nil && p.upstream == nil {
+				p.upstream = r.upstream
 			}
 			if _, seen := p.methods[pr.method]; !seen {
 				p.methods[pr.method] = r.behaviour
-				owner[pr.path][pr.method] = r.index
 			}
 		}
 	}
@@ -95,17 +103,16 @@ func groupPaths(rules []*rule) ([]*pathPlan, map[int]string) {
 	return plans, conflicts
 }
 
-// overlapping lists the methods already planned that a match on method m overlaps: a match without a method
-// overlaps every one, and every one overlaps it.
-func overlapping(m string, planned map[string]behaviour) []string {
-	var out []string
-	for other := range planned {
-		if m == anyMethod || other == anyMethod || other == m {
-			out = append(out, other)
-		}
+// overlap reports whether matches on methods a and b share a method, and which: a match without a method
+// overlaps every one.
+func overlap(a, b string) (string, bool) {
+	switch {
+	case a == anyMethod:
+		return b, true
+	case b == anyMethod, a == b:
+		return a, true
 	}
-	sort.Strings(out)
-	return out
+	return "", false
 }
 
 func methodName(m string) string {
