@@ -7,26 +7,35 @@ KUSTOMIZE_VERSION := v5.8.2
 KUSTOMIZE      := bin/kustomize
 GATEWAY2TYK    := bin/gateway2tyk
 EXAMPLE        ?= examples/basic
+# Static, reproducible binaries: the same flags in the Dockerfile's build stage (checked by check-dockerfile).
+GOBUILDFLAGS   := -trimpath -buildvcs=false
+# The image: `make image` needs a Docker engine (the docker CLI alone is not enough).
+DOCKER         ?= docker
+IMAGE          ?= gateway2tyk:dev
+GO_VERSION     := $(shell sed -n 's/^go //p' go.mod)
 
 .DEFAULT_GOAL := build
 
-.PHONY: help build demo test vet fmt-check go-test clean
+.PHONY: help build demo test vet fmt-check go-test check-dockerfile image image-test clean
 
 help: ## Show the targets
 	@echo "make build          build bin/gateway2tyk"
 	@echo "make bin/kustomize  install kustomize $(KUSTOMIZE_VERSION) into bin/ (when absent)"
 	@echo "make demo           render $(EXAMPLE) with kustomize and the function, and print the APIs"
 	@echo "make test           go vet, gofmt check, go test (with bin/kustomize and bin/gateway2tyk)"
+	@echo "make check-dockerfile  check that the Dockerfile builds what make build and bin/kustomize build"
+	@echo "make image          docker build the image $(IMAGE) (needs a Docker engine)"
+	@echo "make image-test     run the built image $(IMAGE) as nobody with no network, on $(EXAMPLE)"
 	@echo "make clean          remove bin/"
 
 # The Go build decides what is out of date, so build always runs it.
 build:
-	CGO_ENABLED=0 $(GO) build -o $(GATEWAY2TYK) ./cmd/gateway2tyk
+	CGO_ENABLED=0 $(GO) build $(GOBUILDFLAGS) -o $(GATEWAY2TYK) ./cmd/gateway2tyk
 
 # Installed only when absent. To change the version, edit KUSTOMIZE_VERSION and run `make clean`.
 $(KUSTOMIZE):
 	mkdir -p $(BIN)
-	GOBIN=$(BIN) $(GO) install sigs.k8s.io/kustomize/kustomize/v5@$(KUSTOMIZE_VERSION)
+	CGO_ENABLED=0 GOBIN=$(BIN) $(GO) install $(GOBUILDFLAGS) sigs.k8s.io/kustomize/kustomize/v5@$(KUSTOMIZE_VERSION)
 
 demo: build $(KUSTOMIZE)
 	PATH=$(BIN):$$PATH kustomize build --enable-alpha-plugins --enable-exec $(EXAMPLE)
@@ -47,6 +56,34 @@ fmt-check:
 
 go-test: build $(KUSTOMIZE)
 	KUSTOMIZE=$(CURDIR)/$(KUSTOMIZE) GATEWAY2TYK=$(CURDIR)/$(GATEWAY2TYK) $(GO) test ./...
+
+# The Dockerfile's build stage must run make build's go build (and bin/kustomize's go install): a Go test reads
+# both and builds the Dockerfile's command locally to compare the binaries. `make test` runs it too.
+check-dockerfile: build
+	GATEWAY2TYK=$(CURDIR)/$(GATEWAY2TYK) $(GO) test -count=1 -run '^TestDockerfile' ./e2e
+
+# Checks for an engine first, so that a machine with only the docker CLI says so instead of failing half-way.
+image:
+	@if ! command -v $(DOCKER) >/dev/null 2>&1; then \
+		echo "make image: '$(DOCKER)' is not installed: the image needs Docker (or DOCKER=podman)." >&2; exit 2; \
+	fi
+	@if ! $(DOCKER) info >/dev/null 2>&1; then \
+		echo "make image: no Docker engine answers ('$(DOCKER) info' failed): the image cannot be built on this machine." >&2; \
+		echo "  The docker CLI is here but no daemon runs; start one (or set DOCKER_HOST) and run make image again." >&2; \
+		echo "  Nothing was built. The binaries themselves: make build." >&2; \
+		exit 2; \
+	fi
+	$(DOCKER) build --build-arg GO_VERSION=$(GO_VERSION) --build-arg KUSTOMIZE_VERSION=$(KUSTOMIZE_VERSION) -t $(IMAGE) .
+
+# Runs the image as kpt and kustomize run container functions (nobody, no network) on EXAMPLE's files.
+image-test:
+	mkdir -p $(BIN)
+	$(DOCKER) run --rm --network none --user 65534:65534 --entrypoint kustomize $(IMAGE) version
+	for f in $(EXAMPLE)/*.yaml; do echo ---; cat "$$f"; done > $(BIN)/image-test-input.yaml
+	$(DOCKER) run --rm -i --network none --user 65534:65534 $(IMAGE) render /dev/stdin \
+		< $(BIN)/image-test-input.yaml > $(BIN)/image-test-output.yaml
+	grep -q 'gateway2tyk.io/api-id' $(BIN)/image-test-output.yaml
+	@echo "image-test: $(IMAGE) rendered $(EXAMPLE) as nobody with no network"
 
 clean:
 	rm -rf $(BIN)

@@ -76,7 +76,7 @@ func newRoot() *cobra.Command {
 	root.Short = "Render Kubernetes Gateway API routes into Tyk OAS APIs (a KRM function)"
 	root.Long = "With no arguments, gateway2tyk is a KRM function: it reads a ResourceList on stdin and writes one on stdout.\n" +
 		"Use it as a kustomize transformer, with kpt, or in an Argo CD Config Management Plugin."
-	root.AddCommand(newRenderCommand(), newExplainCommand())
+	root.AddCommand(newRenderCommand(), newExplainCommand(), newConfigureCommand())
 	root.AddCommand(newGraphCommand())
 	return root
 }

@@ -1,0 +1,121 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"sigs.k8s.io/kustomize/kyaml/kio"
+	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/gateway2tyk/gateway2tyk/fn/config"
+)
+
+// newConfigureCommand sets fields of the RenderConfigs in a directory tree, in place. The Argo CD plugin uses it
+// to apply an Application's parameters to its throw-away copy of the repository; the files are read and written
+// with kyaml, so comments and field order stay and no YAML is edited as text.
+func newConfigureCommand() *cobra.Command {
+	var output, failOn string
+	cmd := &cobra.Command{
+		Use:   "configure [--output ConfigMap|TykOasApiDefinition] [--fail-on Error|Warning] DIR",
+		Short: "Set spec fields of every RenderConfig at or below DIR, in place",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			set := map[string]string{}
+			if output != "" {
+				set["output"] = output
+			}
+			if failOn != "" {
+				set["failOn"] = failOn
+			}
+			if len(set) == 0 {
+				return usage("configure: nothing to set: give --output or --fail-on")
+			}
+			n, err := configureTree(args[0], set)
+			if err != nil {
+				return usage("configure: %v", err)
+			}
+			if n == 0 {
+				return usage("configure: no gateway2tyk RenderConfig at or below %s", args[0])
+			}
+			return nil
+		},
+		SilenceErrors: true,
+		SilenceUsage:  true,
+	}
+	cmd.Flags().StringVar(&output, "output", "", "spec.output to set")
+	cmd.Flags().StringVar(&failOn, "fail-on", "", "spec.failOn to set")
+	return cmd
+}
+
+// configureTree sets the fields in every RenderConfig of the YAML files below dir and returns how many it
+// changed. Each changed config must still load (config.Load), so a bad value is refused before any file is
+// written.
+func configureTree(dir string, set map[string]string) (int, error) {
+	type change struct {
+		path  string
+		nodes []*yaml.RNode
+	}
+	var changes []change
+	count := 0
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() || !(strings.HasSuffix(path, ".yaml") || strings.HasSuffix(path, ".yml")) {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if !bytes.Contains(data, []byte("RenderConfig")) {
+			return nil
+		}
+		// The reader's annotations (index, sequence indent) let the writer give the file back as it was.
+		nodes, err := (&kio.ByteReader{Reader: bytes.NewReader(data), PreserveSeqIndent: true}).Read()
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		changed := false
+		for _, n := range nodes {
+			if n.GetKind() != config.Kind || !strings.HasPrefix(n.GetApiVersion(), "gateway2tyk.io/") {
+				continue
+			}
+			for k, v := range set {
+				if err := n.PipeE(yaml.LookupCreate(yaml.MappingNode, "spec"), yaml.SetField(k, yaml.NewStringRNode(v))); err != nil {
+					return fmt.Errorf("%s: %w", path, err)
+				}
+			}
+			if _, err := config.Load(n); err != nil {
+				return fmt.Errorf("%s: %w", path, err)
+			}
+			changed = true
+			count++
+		}
+		if changed {
+			changes = append(changes, change{path, nodes})
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	for _, c := range changes {
+		var buf bytes.Buffer
+		w := kio.ByteWriter{Writer: &buf, ClearAnnotations: []string{kioutil.IndexAnnotation, kioutil.LegacyIndexAnnotation,
+			kioutil.SeqIndentAnnotation}}
+		if err := w.Write(c.nodes); err != nil {
+			return 0, fmt.Errorf("%s: %w", c.path, err)
+		}
+		if err := os.WriteFile(c.path, buf.Bytes(), 0o644); err != nil {
+			return 0, err
+		}
+	}
+	return count, nil
+}
