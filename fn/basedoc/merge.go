@@ -82,9 +82,16 @@ func (d *Definition) Merge(route *tykoas.Document) ([]byte, error) {
 	return tykoas.EncodeTree(out)
 }
 
-// overlay sets every key of src in dst.
+// overlay sets every key of src in dst, going into the objects that both hold, so that the base keeps what it
+// sets beside a route setting (info.state.internal beside the route's info.state.active).
 func overlay(dst, src map[string]any) {
 	for k, v := range src {
+		sv, srcObj := v.(map[string]any)
+		dv, dstObj := dst[k].(map[string]any)
+		if srcObj && dstObj {
+			overlay(dv, sv)
+			continue
+		}
 		dst[k] = v
 	}
 }

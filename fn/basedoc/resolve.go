@@ -2,6 +2,7 @@ package basedoc
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -94,7 +95,8 @@ func Resolve(inv *inventory.Inventory) *Result {
 			if ref.Kind == inventory.KindGateway {
 				exists = inv.Gateways[key] != nil
 			}
-			if exists {
+			if exists && !slices.Contains(targetsOf[d], target{ref.Kind, key}) {
+				// A target listed twice is one target: the definition must not lose it to itself.
 				targetsOf[d] = append(targetsOf[d], target{ref.Kind, key})
 			}
 		}
