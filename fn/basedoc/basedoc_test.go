@@ -489,8 +489,12 @@ func TestConflicts(t *testing.T) {
 		{name: "middleware for a 404 mock of the route", route: routeDoc("gwapi-1"), edit: func(doc map[string]any) {
 			xOf(doc)["middleware"] = map[string]any{"operations": map[string]any{"delete": map[string]any{}}}
 		}, want: []string{`the base document configures middleware for operation "delete", which the route's API uses`}},
-		{name: "middleware where the route has none", route: plainRouteDoc("gwapi-1"), edit: func(doc map[string]any) {
+		{name: "middleware for an operation neither side has", route: plainRouteDoc("gwapi-1"), edit: func(doc map[string]any) {
 			xOf(doc)["middleware"] = map[string]any{"operations": map[string]any{"get": map[string]any{}}}
+		}, want: []string{`the base document configures middleware for operation "get", which neither it nor the route's API has, so Tyk would ignore it`}},
+		{name: "middleware for an operation of the base's own paths", route: plainRouteDoc("gwapi-1"), edit: func(doc map[string]any) {
+			doc["paths"] = map[string]any{"/health": map[string]any{"get": map[string]any{"operationId": "health"}}}
+			xOf(doc)["middleware"] = map[string]any{"operations": map[string]any{"health": map[string]any{}}}
 		}},
 		{name: "global middleware", route: routeDoc("gwapi-1"), edit: func(doc map[string]any) {
 			xOf(doc)["middleware"] = map[string]any{"global": map[string]any{"trafficLogs": map[string]any{"enabled": true}}}
@@ -667,4 +671,14 @@ func TestMergedDocumentsAreValidTykOAS(t *testing.T) {
 			})
 		}
 	}
+}
+
+func TestResolveRefusesAnOpenAPIVersionTykDoesNotLoad(t *testing.T) {
+	doc := `{"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {}, "x-tyk-api-gateway": {}}`
+	res := resolve(t, definition("payments-auth", time.Time{}, toRoute("payments")), configMap("payments-auth", doc))
+	d := byName(t, res, "payments-auth")
+	requireAccepted(t, d, metav1.ConditionFalse, ReasonDocumentInvalid)
+	require.NotNil(t, d.Problem)
+	assert.Equal(t, "openapi", d.Problem.Field)
+	assert.Contains(t, d.Problem.Message, "OpenAPI 3.1.0; Tyk OAS APIs are OpenAPI 3.0")
 }

@@ -11,8 +11,9 @@ import (
 
 // Conflicts lists how a base document and a route's API would step on each other, which is the route's
 // AttachmentConflict: the base describes an operation the route also has (the same OpenAPI path and method),
-// or configures middleware under an operationId the route uses. Either way one of the two would silently
-// lose. Empty when they fit together.
+// configures middleware under an operationId whose middleware the route sets too, or configures middleware
+// for an operationId that neither it nor the route's API has (Tyk would silently ignore it). Either way
+// something the user wrote would silently not apply. Empty when they fit together.
 func (d *Definition) Conflicts(route *tykoas.Document) []string {
 	var out []string
 	basePaths, _ := d.tree["paths"].(map[string]any)
@@ -34,7 +35,43 @@ func (d *Definition) Conflicts(route *tykoas.Document) []string {
 			}
 		}
 	}
+	out = append(out, strayOperations(d.tree, route)...)
 	sort.Strings(out)
+	return out
+}
+
+// strayOperations reports the keys of the base's middleware.operations that name no operation of the merged
+// API: neither an operationId under the base's paths nor one of the route's.
+func strayOperations(tree map[string]any, route *tykoas.Document) []string {
+	v, _ := lookup(tree, []string{extensionKey, "middleware", "operations"})
+	ops, _ := v.(map[string]any)
+	if len(ops) == 0 {
+		return nil
+	}
+	ids := map[string]bool{}
+	paths, _ := tree["paths"].(map[string]any)
+	for _, item := range paths {
+		methods, _ := item.(map[string]any)
+		for _, op := range methods {
+			if o, ok := op.(map[string]any); ok {
+				if id, ok := o["operationId"].(string); ok {
+					ids[id] = true
+				}
+			}
+		}
+	}
+	for _, p := range route.OpenAPI.Paths.InMatchingOrder() {
+		for _, op := range route.OpenAPI.Paths.Value(p).Operations() {
+			ids[op.OperationID] = true
+		}
+	}
+	var out []string
+	for k := range ops {
+		if !ids[k] {
+			out = append(out, fmt.Sprintf("the base document configures middleware for operation %q, which "+
+				"neither it nor the route's API has, so Tyk would ignore it", k))
+		}
+	}
 	return out
 }
 

@@ -206,6 +206,10 @@ func readDocument(def *tykapi.TykOasApiDefinition, inv *inventory.Inventory) (ma
 		return nil, &Problem{ReasonDocumentInvalid, extensionKey,
 			fmt.Sprintf("the document in ConfigMap %s key %q has no %s object", key, ref.KeyName, extensionKey)}
 	}
+	if v, ok := tree["openapi"].(string); ok && !strings.HasPrefix(v, "3.0.") {
+		return nil, &Problem{ReasonDocumentInvalid, "openapi", fmt.Sprintf("the document in ConfigMap %s key %q is "+
+			"OpenAPI %s; Tyk OAS APIs are OpenAPI 3.0", key, ref.KeyName, v)}
+	}
 	if owned := ownedFields(tree); len(owned) > 0 {
 		return nil, &Problem{ReasonDocumentInvalid, owned[0], fmt.Sprintf("the document in ConfigMap %s key %q sets %s, "+
 			"which the route decides", key, ref.KeyName, strings.Join(owned, ", "))}

@@ -187,8 +187,8 @@ func (e Environment) Connection(gw *gwv1.Gateway) string {
 	if len(missing) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("the Tyk connection of GatewayClass %s cannot be read: OperatorContext %s gives neither %s",
-		gc.Name, key, strings.Join(missing, " nor "))
+	return fmt.Sprintf("the Tyk connection of GatewayClass %s cannot be read: OperatorContext %s does not give %s",
+		gc.Name, key, strings.Join(missing, " or "))
 }
 
 func secretKey(ctx *tykapi.OperatorContext) types.NamespacedName {

@@ -61,7 +61,9 @@ type Route struct {
 }
 
 // Rejection is why a parent of the route gets no API: its Accepted condition's reason and message, the field
-// at fault, and whether it is an error (a base document that cannot be used: failing closed).
+// at fault, and whether it is an error. A rejection for a cause outside the route's own rules (its base
+// document cannot be used or conflicts with it, the Tyk connection cannot be read) fails closed: the render
+// fails, so in GitOps what is deployed stays instead of the route's APIs being removed or published bare.
 type Rejection struct {
 	Reason, Field, Message string
 	Error                  bool
@@ -126,7 +128,8 @@ func translateRoute(r *attachment.Route, dp DataPlanes, bases Bases) (*Route, []
 		}
 		gw := parent.Gateway.Gateway
 		if why := dp.Connection(gw); why != "" {
-			tr.Rejected[i] = Rejection{Reason: status.ReasonEnvironmentUnresolved, Field: fmt.Sprintf("spec.parentRefs[%d]", parent.Index), Message: why}
+			tr.Rejected[i] = Rejection{Reason: status.ReasonEnvironmentUnresolved, Field: fmt.Sprintf("spec.parentRefs[%d]", parent.Index),
+				Message: why, Error: true}
 			continue
 		}
 		base := bases.For(hr, gw)
@@ -153,7 +156,7 @@ func translateRoute(r *attachment.Route, dp DataPlanes, bases Bases) (*Route, []
 			}
 		}
 		if len(conflicts) > 0 {
-			tr.Rejected[i] = Rejection{Reason: status.ReasonAttachmentConflict, Field: fmt.Sprintf("spec.parentRefs[%d]", parent.Index),
+			tr.Rejected[i] = Rejection{Reason: status.ReasonAttachmentConflict, Field: fmt.Sprintf("spec.parentRefs[%d]", parent.Index), Error: true,
 				Message: fmt.Sprintf("TykOasApiDefinition %s conflicts with the route: %s", base.Name(), strings.Join(dedupe(conflicts), "; "))}
 			continue
 		}
