@@ -50,7 +50,30 @@ type Spec struct {
 	Output         Output   `json:"output,omitempty"`
 	Inputs         Inputs   `json:"inputs,omitempty"`
 	FailOn         Severity `json:"failOn,omitempty"`
+	SyncHook       SyncHook `json:"syncHook,omitempty"`
 }
+
+// SyncHook asks the render to emit the Argo CD PostSync hook that runs `gateway2tyk sync` (package fn/hook).
+// In the RenderConfig it is the mapping spec.syncHook; in the ConfigMap form its fields are the data keys
+// syncHook.enabled ("true" or "false"), syncHook.image, syncHook.context, syncHook.namespace and
+// syncHook.namespaces (comma-separated).
+type SyncHook struct {
+	// Enabled emits the hook; it needs Image and output ConfigMap.
+	Enabled bool `json:"enabled,omitempty"`
+	// Image is the gateway2tyk image the Job runs.
+	Image string `json:"image,omitempty"`
+	// Context is the OperatorContext NAMESPACE/NAME with the Tyk connection; empty means the one the
+	// parametersRef of our GatewayClass names.
+	Context string `json:"context,omitempty"`
+	// Namespace is where the Job and its ServiceAccount live; empty means the context's namespace.
+	Namespace string `json:"namespace,omitempty"`
+	// Namespaces are those the sync covers (reads ConfigMaps from, and deletes APIs of); empty means the
+	// namespaces of the HTTPRoutes in the input.
+	Namespaces []string `json:"namespaces,omitempty"`
+}
+
+// syncHookKey is the spec field of SyncHook, and the prefix of its keys in the ConfigMap form.
+const syncHookKey = "syncHook"
 
 // Default is the configuration used when no function config is given.
 func Default() Spec {
@@ -194,6 +217,21 @@ func Load(node *yaml.RNode) (Spec, error) {
 	// one reported.
 	for _, k := range order {
 		path := body + "." + k
+		switch sub, dotted := strings.CutPrefix(k, syncHookKey+"."); {
+		case k == syncHookKey && kind == Kind:
+			if err := l.syncHook(values[k], path, &spec.SyncHook); err != nil {
+				return Spec{}, err
+			}
+			continue
+		case k == syncHookKey:
+			return Spec{}, l.fail(path, "unknown field; in a ConfigMap the keys are %s.enabled, %s.image, %s.context, "+
+				"%s.namespace and %s.namespaces", syncHookKey, syncHookKey, syncHookKey, syncHookKey, syncHookKey)
+		case dotted && kind == configMapKind:
+			if err := l.syncHookField(sub, values[k], path, true, &spec.SyncHook); err != nil {
+				return Spec{}, err
+			}
+			continue
+		}
 		// The key is checked before its value so that a misspelt key is
 		// reported as such even when its value is empty or of the wrong type.
 		if !knownField[k] {
@@ -229,7 +267,152 @@ func Load(node *yaml.RNode) (Spec, error) {
 			spec.FailOn = Severity(v)
 		}
 	}
+	if err := l.checkSyncHook(body, spec); err != nil {
+		return Spec{}, err
+	}
 	return spec, nil
+}
+
+// syncHook reads the spec.syncHook mapping.
+func (l *loader) syncHook(n *yaml.Node, path string, h *SyncHook) error {
+	if n == nil || isNull(n) {
+		return nil
+	}
+	if n.Kind != yaml.MappingNode {
+		return l.fail(path, "must be a mapping (got %s)", describe(n))
+	}
+	order, values, err := l.fields(n, path)
+	if err != nil {
+		return err
+	}
+	for _, k := range order {
+		if err := l.syncHookField(k, values[k], path+"."+k, false, h); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// syncHookField reads one field of the sync hook; in the ConfigMap form (cm) every value is a string.
+func (l *loader) syncHookField(name string, n *yaml.Node, path string, cm bool, h *SyncHook) error {
+	switch name {
+	case "enabled":
+		if n == nil || isNull(n) {
+			return nil
+		}
+		if !cm {
+			if n.Kind != yaml.ScalarNode || n.ShortTag() != yaml.NodeTagBool {
+				return l.fail(path, "must be a boolean (got %s)", describe(n))
+			}
+		}
+		v, err := l.scalar(n, path)
+		if err != nil {
+			return err
+		}
+		switch strings.ToLower(v) {
+		case "true":
+			h.Enabled = true
+		case "false", "":
+			h.Enabled = false
+		default:
+			return l.fail(path, "must be true or false (got %q)", v)
+		}
+	case "image":
+		v, err := l.str(n, path)
+		if err != nil {
+			return err
+		}
+		if strings.ContainsFunc(v, func(r rune) bool { return r <= ' ' || r == 0x7f }) || strings.HasPrefix(v, "-") {
+			return l.fail(path, "must be an image reference such as registry.example.com/gateway2tyk:v1 (got %q)", v)
+		}
+		h.Image = v
+	case "context":
+		v, err := l.str(n, path)
+		if err != nil || v == "" {
+			return err
+		}
+		ns, name, ok := strings.Cut(v, "/")
+		if !ok || len(validation.IsDNS1123Label(ns)) > 0 || len(validation.IsDNS1123Subdomain(name)) > 0 {
+			return l.fail(path, "must be NAMESPACE/NAME of an OperatorContext (got %q)", v)
+		}
+		h.Context = v
+	case "namespace":
+		v, err := l.str(n, path)
+		if err != nil || v == "" {
+			return err
+		}
+		if errs := validation.IsDNS1123Label(v); len(errs) > 0 {
+			return l.fail(path, "%s (got %q)", strings.Join(errs, "; "), v)
+		}
+		h.Namespace = v
+	case "namespaces":
+		var list []string
+		switch {
+		case n == nil || isNull(n):
+		case cm:
+			v, err := l.str(n, path)
+			if err != nil {
+				return err
+			}
+			for _, part := range strings.Split(v, ",") {
+				if part = strings.TrimSpace(part); part != "" {
+					list = append(list, part)
+				}
+			}
+		case n.Kind != yaml.SequenceNode:
+			return l.fail(path, "must be a sequence of namespaces (got %s)", describe(n))
+		default:
+			for i, item := range n.Content {
+				v, err := l.str(deref(item), fmt.Sprintf("%s[%d]", path, i))
+				if err != nil {
+					return err
+				}
+				list = append(list, v)
+			}
+		}
+		seen := map[string]bool{}
+		for i, ns := range list {
+			at := path
+			if !cm {
+				at = fmt.Sprintf("%s[%d]", path, i)
+			}
+			if errs := validation.IsDNS1123Label(ns); len(errs) > 0 {
+				return l.fail(at, "%s (got %q)", strings.Join(errs, "; "), ns)
+			}
+			if seen[ns] {
+				return l.fail(at, "duplicate namespace %q", ns)
+			}
+			seen[ns] = true
+		}
+		h.Namespaces = list
+	default:
+		return l.fail(path, "unknown field")
+	}
+	return nil
+}
+
+// scalar reads any scalar as its text (for booleans, which the ConfigMap form writes as strings).
+func (l *loader) scalar(n *yaml.Node, path string) (string, error) {
+	if n.Kind != yaml.ScalarNode {
+		return "", l.fail(path, "must be a boolean (got %s)", describe(n))
+	}
+	return n.Value, nil
+}
+
+// checkSyncHook applies the rules that tie the hook's fields to each other and to the output.
+func (l *loader) checkSyncHook(body string, spec Spec) error {
+	h := spec.SyncHook
+	if !h.Enabled {
+		return nil
+	}
+	if h.Image == "" {
+		return l.fail(body+"."+syncHookKey+".image", "required when %s.%s.enabled is true", body, syncHookKey)
+	}
+	if spec.Output != OutputConfigMap {
+		return l.fail(body+"."+syncHookKey+".enabled", "needs output %s: with output %s Tyk Operator pushes the APIs, "+
+			"and the sync would fight it", OutputConfigMap, spec.Output)
+	}
+	return nil
 }
 
 // knownField lists the keys of spec, which are also the keys of data.

@@ -1,0 +1,170 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/cobra"
+	"k8s.io/apimachinery/pkg/util/validation"
+
+	tyksync "github.com/gateway2tyk/gateway2tyk/sync"
+	"github.com/gateway2tyk/gateway2tyk/sync/kube"
+	"github.com/gateway2tyk/gateway2tyk/sync/plan"
+	"github.com/gateway2tyk/gateway2tyk/sync/source"
+	"github.com/gateway2tyk/gateway2tyk/sync/target"
+)
+
+// Seams for the tests: the cluster connection, the target clients' options and the environment.
+var (
+	connectCluster = kube.Connect
+	targetOptions  = target.Options{}
+	getenv         = os.Getenv
+)
+
+type syncFlags struct {
+	from, kubeconfig, context string
+	namespaces                []string
+	dryRun                    bool
+	target                    tyksync.Flags
+}
+
+func newSyncCommand() *cobra.Command {
+	var f syncFlags
+	cmd := &cobra.Command{
+		Use:   "sync [--from FILE|-] [--mode pro|ce] [--url URL] [--auth KEY] [--org ORG] [--context NS/NAME] [--dry-run]",
+		Short: "Push the rendered APIs to Tyk Dashboard or the open-source Tyk Gateway, and prune the ones gone",
+		Long: "sync reads the rendered APIs (--from FILE or - for stdin: the render's output as a YAML stream or a\n" +
+			"ResourceList; without --from, the ConfigMaps labelled app.kubernetes.io/managed-by=gateway2tyk in the\n" +
+			"cluster), lists the target's APIs, and creates what is missing, updates what changed, uploads the listener\n" +
+			"certificates and deletes the APIs it created that are no longer rendered. It prints one row per API and\n" +
+			"exits non-zero when any action failed. The target comes from the flags, else TYK_MODE, TYK_URL, TYK_AUTH,\n" +
+			"TYK_ORG, else the OperatorContext of --context (read from the cluster, with its Secret).",
+		Args:          cobra.NoArgs,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			return runSync(ctx, cmd, f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.from, "from", "", "read the rendered objects from FILE, or - for stdin, instead of the cluster")
+	fl.StringVar(&f.target.Mode, "mode", "", "the target: pro (Tyk Dashboard) or ce (open-source Tyk Gateway)")
+	fl.StringVar(&f.target.URL, "url", "", "the Dashboard's or the Gateway's URL")
+	fl.StringVar(&f.target.Auth, "auth", "", "the Dashboard API key or the Gateway secret (prefer TYK_AUTH: flags show in process lists)")
+	fl.StringVar(&f.target.Org, "org", "", "the Tyk organisation ID")
+	fl.StringVar(&f.context, "context", "", "the OperatorContext NAMESPACE/NAME whose settings (env, or its Secret) to use")
+	fl.StringSliceVarP(&f.namespaces, "namespace", "n", nil,
+		"sync only the APIs of routes in these namespaces (repeatable); deletes are limited to them too")
+	fl.StringVar(&f.kubeconfig, "kubeconfig", "", "the kubeconfig file (default: in-cluster config, KUBECONFIG or ~/.kube/config)")
+	fl.BoolVar(&f.dryRun, "dry-run", false, "print the plan and change nothing")
+	return cmd
+}
+
+func runSync(ctx context.Context, cmd *cobra.Command, f syncFlags) error {
+	stderr := cmd.ErrOrStderr()
+	var ctxNS, ctxName string
+	if f.context != "" {
+		var ok bool
+		ctxNS, ctxName, ok = strings.Cut(f.context, "/")
+		if !ok || len(validation.IsDNS1123Label(ctxNS)) > 0 || len(validation.IsDNS1123Subdomain(ctxName)) > 0 {
+			return usage("sync: --context must be NAMESPACE/NAME of an OperatorContext (got %q)", f.context)
+		}
+	}
+	for _, ns := range f.namespaces {
+		if errs := validation.IsDNS1123Label(ns); len(errs) > 0 {
+			return usage("sync: --namespace %q: %s", ns, strings.Join(errs, "; "))
+		}
+	}
+	scope := plan.Scope{Namespaces: f.namespaces}
+
+	var cluster *kube.Cluster
+	needCluster := f.from == "" || f.context != ""
+	if needCluster {
+		var err error
+		if cluster, err = connectCluster(f.kubeconfig); err != nil {
+			return failed(stderr, "sync: %v", err)
+		}
+	}
+
+	var fromContext map[string]string
+	if f.context != "" {
+		oc, err := cluster.OperatorContext(ctx, ctxNS, ctxName)
+		if err != nil {
+			return failed(stderr, "sync: --context: %v", err)
+		}
+		if oc.Spec.Env == nil && oc.Spec.SecretRef == nil {
+			return failed(stderr, "sync: --context: OperatorContext %s sets neither env nor secretRef", f.context)
+		}
+		values := tyksync.ContextValues(oc, nil)
+		if ref := oc.Spec.SecretRef; ref != nil {
+			ns := ref.Namespace
+			if ns == "" {
+				ns = ctxNS
+			}
+			secret, err := cluster.Secret(ctx, ns, ref.Name)
+			if err != nil {
+				return failed(stderr, "sync: --context: OperatorContext %s, spec.secretRef: %v", f.context, err)
+			}
+			values = tyksync.ContextValues(oc, secret)
+		}
+		fromContext = values
+	}
+
+	settings, err := tyksync.Resolve(f.target, getenv, fromContext)
+	if err != nil {
+		return usage("sync: %v", err)
+	}
+	tgt, err := target.New(settings, targetOptions)
+	if err != nil {
+		return usage("sync: %v", err)
+	}
+
+	var set *source.Set
+	switch f.from {
+	case "":
+		set, err = source.ReadCluster(ctx, cluster, scope)
+		if err != nil {
+			return failed(stderr, "sync: %v", err)
+		}
+	default:
+		var r io.Reader = cmd.InOrStdin()
+		if f.from != "-" {
+			file, err := os.Open(f.from)
+			if err != nil {
+				return usage("sync: --from: %v", err)
+			}
+			defer file.Close()
+			r = file
+		}
+		if set, err = source.ReadStream(r, scope); err != nil {
+			return failed(stderr, "sync: %v", err)
+		}
+	}
+
+	rep, err := tyksync.Run(ctx, tyksync.Options{
+		Set: set, Target: tgt, Scope: scope, DryRun: f.dryRun, Org: settings.Org,
+		Out: cmd.OutOrStdout(), Err: stderr,
+	})
+	if err != nil {
+		return failed(stderr, "sync: %v", err)
+	}
+	if rep.Failed > 0 || (!f.dryRun && len(set.Problems) > 0) {
+		return &reportedError{errors.New("sync: some actions failed")}
+	}
+	return nil
+}
+
+// failed prints a runtime failure on one line and returns it as already reported (exit status 1).
+func failed(w io.Writer, format string, args ...any) error {
+	err := fmt.Errorf(format, args...)
+	fmt.Fprintln(w, "gateway2tyk:", strings.ReplaceAll(err.Error(), "\n", " "))
+	return &reportedError{err}
+}

@@ -1,0 +1,334 @@
+// Package hook emits, when the function config asks for it (spec.syncHook.enabled), the Argo CD PostSync hook
+// that pushes the rendered APIs to Tyk: a Job named gateway2tyk-sync, annotated argocd.argoproj.io/hook:
+// PostSync and argocd.argoproj.io/hook-delete-policy: BeforeHookCreation,HookSucceeded, that runs
+// `gateway2tyk sync --context NS/NAME --namespace NS...` from the project's image, with the ServiceAccount,
+// Roles and RoleBindings it needs and nothing more:
+//
+//   - in every namespace the sync covers: get and list ConfigMaps. RBAC cannot restrict a list to a label
+//     selector, so the hook can read every ConfigMap of those namespaces, although the sync only asks for those
+//     labelled app.kubernetes.io/managed-by=gateway2tyk;
+//   - get on the OperatorContext it uses and on the Secret of its secretRef (by name);
+//   - get on the Gateways of the rendered APIs that have HTTPS listeners, and on the listeners' certificate
+//     Secrets (by name), so that it can upload the certificates the render never outputs.
+//
+// The Role objects are plain resources (created in Argo CD's Sync phase, before the PostSync hook runs); only
+// the Job is a hook. Every object is labelled app.kubernetes.io/managed-by: gateway2tyk and
+// app.kubernetes.io/component: sync-hook, which is how a later run recognises and replaces them.
+//
+// The namespaces the sync covers are spec.syncHook.namespaces, else those of the HTTPRoutes in the input. The
+// sync deletes only APIs of routes in those namespaces; a namespace whose last route is removed from git
+// drops out of the default, so its APIs stay until it is listed in spec.syncHook.namespaces.
+package hook
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/types"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+	k8syaml "sigs.k8s.io/yaml"
+
+	"github.com/gateway2tyk/gateway2tyk/fn/config"
+	"github.com/gateway2tyk/gateway2tyk/fn/inventory"
+	"github.com/gateway2tyk/gateway2tyk/fn/tykapi"
+)
+
+// Names, labels and annotations of the hook objects.
+const (
+	// Name is the fixed name of the Job, the ServiceAccount, the Roles and the RoleBindings.
+	Name = "gateway2tyk-sync"
+
+	LabelManagedBy = "app.kubernetes.io/managed-by"
+	ManagedBy      = "gateway2tyk"
+	LabelName      = "app.kubernetes.io/name"
+	LabelComponent = "app.kubernetes.io/component"
+	Component      = "sync-hook"
+
+	AnnotationHook         = "argocd.argoproj.io/hook"
+	HookPostSync           = "PostSync"
+	AnnotationDeletePolicy = "argocd.argoproj.io/hook-delete-policy"
+	DeletePolicy           = "BeforeHookCreation,HookSucceeded"
+)
+
+// API is what the hook needs of one rendered API: its namespace and its Gateway.
+type API struct {
+	Namespace string
+	Gateway   *gwv1.Gateway
+}
+
+// IsHook reports whether an item is a hook object emitted by an earlier run.
+func IsHook(n *yaml.RNode) bool {
+	l := n.GetLabels()
+	return l[LabelManagedBy] == ManagedBy && l[LabelComponent] == Component
+}
+
+// Without returns the items that are not hook objects, so that a run on its own output replaces them.
+func Without(items []*yaml.RNode) []*yaml.RNode {
+	out := make([]*yaml.RNode, 0, len(items))
+	for _, it := range items {
+		if !IsHook(it) {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+// Build returns the hook objects for the config, and the results that explain what is missing. It returns no
+// objects when the hook is disabled, or cannot be built (an error or warning result says why).
+func Build(h config.SyncHook, controllerName string, inv *inventory.Inventory, apis []API) ([]*yaml.RNode, framework.Results) {
+	if !h.Enabled {
+		return nil, nil
+	}
+	var results framework.Results
+	ctxKey, problem := operatorContext(h, controllerName, inv)
+	if problem != "" {
+		return nil, append(results, &framework.Result{Severity: framework.Error, Message: problem,
+			Field: &framework.Field{Path: "spec.syncHook.context"}})
+	}
+	scope := h.Namespaces
+	if len(scope) == 0 {
+		scope = routeNamespaces(inv, apis)
+	}
+	if len(scope) == 0 {
+		return nil, append(results, &framework.Result{Severity: framework.Warning, Field: &framework.Field{Path: "spec.syncHook.namespaces"},
+			Message: "spec.syncHook: the input has no HTTPRoute and spec.syncHook.namespaces is empty, so the sync " +
+				"would cover no namespace: the hook is not emitted (list the namespaces whose APIs it should keep or prune)"})
+	}
+	jobNS := h.Namespace
+	if jobNS == "" {
+		jobNS = ctxKey.Namespace
+	}
+
+	perms := permissions{}
+	for _, ns := range scope {
+		perms.at(ns).configMaps = true
+	}
+	perms.at(ctxKey.Namespace).contexts[ctxKey.Name] = true
+	if oc := inv.OperatorContexts[ctxKey]; oc == nil {
+		results = append(results, &framework.Result{Severity: framework.Warning, Field: &framework.Field{Path: "spec.syncHook.context"},
+			Message: fmt.Sprintf("spec.syncHook: OperatorContext %s is not in the input, so the hook's Role cannot name the "+
+				"Secret of its secretRef; if it has one, give the OperatorContext as input or grant ServiceAccount %s/%s get on "+
+				"that Secret", ctxKey, jobNS, Name)})
+	} else if ref := oc.Spec.SecretRef; ref != nil && ref.Name != "" {
+		ns := ref.Namespace
+		if ns == "" {
+			ns = ctxKey.Namespace
+		}
+		perms.at(ns).secrets[ref.Name] = true
+	}
+	for _, gw := range gateways(apis) {
+		for _, l := range gw.Spec.Listeners {
+			if l.TLS == nil {
+				continue
+			}
+			for _, ref := range l.TLS.CertificateRefs {
+				if (ref.Group != nil && *ref.Group != "") || (ref.Kind != nil && *ref.Kind != "Secret") {
+					continue
+				}
+				ns := gw.Namespace
+				if ref.Namespace != nil && *ref.Namespace != "" {
+					ns = string(*ref.Namespace)
+				}
+				perms.at(gw.Namespace).gateways[gw.Name] = true
+				perms.at(ns).secrets[string(ref.Name)] = true
+			}
+		}
+	}
+
+	args := []string{"sync", "--context", ctxKey.String()}
+	for _, ns := range scope {
+		args = append(args, "--namespace", ns)
+	}
+	objs := []map[string]any{serviceAccount(jobNS)}
+	for _, ns := range perms.namespaces() {
+		objs = append(objs, role(ns, perms[ns]), roleBinding(ns, jobNS))
+	}
+	objs = append(objs, job(jobNS, h.Image, args))
+	nodes := make([]*yaml.RNode, 0, len(objs))
+	for _, o := range objs {
+		b, err := k8syaml.Marshal(o)
+		if err != nil {
+			return nil, append(results, &framework.Result{Severity: framework.Error, Message: "spec.syncHook: " + err.Error()})
+		}
+		n, err := yaml.Parse(string(b))
+		if err != nil {
+			return nil, append(results, &framework.Result{Severity: framework.Error, Message: "spec.syncHook: " + err.Error()})
+		}
+		nodes = append(nodes, n)
+	}
+	return nodes, results
+}
+
+// operatorContext is spec.syncHook.context, else the one OperatorContext the parametersRef of our GatewayClasses name.
+func operatorContext(h config.SyncHook, controllerName string, inv *inventory.Inventory) (types.NamespacedName, string) {
+	if h.Context != "" {
+		ns, name, _ := strings.Cut(h.Context, "/")
+		return types.NamespacedName{Namespace: ns, Name: name}, ""
+	}
+	found := map[types.NamespacedName]bool{}
+	for _, gc := range inv.ClassList {
+		ref := gc.Spec.ParametersRef
+		if string(gc.Spec.ControllerName) != controllerName || ref == nil || string(ref.Group) != tykapi.Group ||
+			string(ref.Kind) != tykapi.KindOperatorContext || ref.Namespace == nil || *ref.Namespace == "" {
+			continue
+		}
+		found[types.NamespacedName{Namespace: string(*ref.Namespace), Name: ref.Name}] = true
+	}
+	if len(found) == 1 {
+		for k := range found {
+			return k, ""
+		}
+	}
+	var names []string
+	for k := range found {
+		names = append(names, k.String())
+	}
+	sort.Strings(names)
+	why := "no GatewayClass of controller " + controllerName + " names an OperatorContext in its parametersRef"
+	if len(names) > 1 {
+		why = "the GatewayClasses of controller " + controllerName + " name several OperatorContexts (" +
+			strings.Join(names, ", ") + ")"
+	}
+	return types.NamespacedName{}, "spec.syncHook.context: not set, and " + why + ": set it to the NAMESPACE/NAME " +
+		"of the OperatorContext whose Tyk the sync pushes to"
+}
+
+func routeNamespaces(inv *inventory.Inventory, apis []API) []string {
+	set := map[string]bool{}
+	for _, r := range inv.RouteList {
+		set[r.Namespace] = true
+	}
+	for _, a := range apis {
+		set[a.Namespace] = true
+	}
+	return sortedKeys(set)
+}
+
+func gateways(apis []API) []*gwv1.Gateway {
+	seen := map[types.NamespacedName]*gwv1.Gateway{}
+	for _, a := range apis {
+		if a.Gateway != nil {
+			seen[types.NamespacedName{Namespace: a.Gateway.Namespace, Name: a.Gateway.Name}] = a.Gateway
+		}
+	}
+	keys := make([]types.NamespacedName, 0, len(seen))
+	for k := range seen {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return keys[i].String() < keys[j].String() })
+	out := make([]*gwv1.Gateway, len(keys))
+	for i, k := range keys {
+		out[i] = seen[k]
+	}
+	return out
+}
+
+// grant is what the hook may read in one namespace.
+type grant struct {
+	configMaps                  bool
+	gateways, secrets, contexts map[string]bool
+}
+
+type permissions map[string]*grant
+
+func (p permissions) at(ns string) *grant {
+	g := p[ns]
+	if g == nil {
+		g = &grant{gateways: map[string]bool{}, secrets: map[string]bool{}, contexts: map[string]bool{}}
+		p[ns] = g
+	}
+	return g
+}
+
+func (p permissions) namespaces() []string {
+	out := make([]string, 0, len(p))
+	for ns := range p {
+		out = append(out, ns)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func labels() map[string]any {
+	return map[string]any{LabelManagedBy: ManagedBy, LabelName: ManagedBy, LabelComponent: Component}
+}
+
+func metadata(ns string) map[string]any {
+	return map[string]any{"name": Name, "namespace": ns, "labels": labels()}
+}
+
+func serviceAccount(ns string) map[string]any {
+	return map[string]any{"apiVersion": "v1", "kind": "ServiceAccount", "metadata": metadata(ns)}
+}
+
+func role(ns string, g *grant) map[string]any {
+	var rules []any
+	if g.configMaps {
+		// RBAC cannot limit a list to a label selector: the sync lists with
+		// app.kubernetes.io/managed-by=gateway2tyk, but may read every ConfigMap here.
+		rules = append(rules, map[string]any{"apiGroups": []any{""}, "resources": []any{"configmaps"},
+			"verbs": []any{"get", "list"}})
+	}
+	named := func(group, resource string, names map[string]bool) {
+		if len(names) == 0 {
+			return
+		}
+		var list []any
+		for _, n := range sortedKeys(names) {
+			list = append(list, n)
+		}
+		rules = append(rules, map[string]any{"apiGroups": []any{group}, "resources": []any{resource},
+			"resourceNames": list, "verbs": []any{"get"}})
+	}
+	named(tykapi.Group, "operatorcontexts", g.contexts)
+	named(gwv1.GroupName, "gateways", g.gateways)
+	named("", "secrets", g.secrets)
+	return map[string]any{"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "Role", "metadata": metadata(ns),
+		"rules": rules}
+}
+
+func roleBinding(ns, saNS string) map[string]any {
+	return map[string]any{"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "RoleBinding", "metadata": metadata(ns),
+		"roleRef":  map[string]any{"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": Name},
+		"subjects": []any{map[string]any{"kind": "ServiceAccount", "name": Name, "namespace": saNS}}}
+}
+
+func job(ns, image string, args []string) map[string]any {
+	md := metadata(ns)
+	md["annotations"] = map[string]any{AnnotationHook: HookPostSync, AnnotationDeletePolicy: DeletePolicy}
+	argv := make([]any, len(args))
+	for i, a := range args {
+		argv[i] = a
+	}
+	return map[string]any{"apiVersion": "batch/v1", "kind": "Job", "metadata": md, "spec": map[string]any{
+		// The sync retries each call itself; a second Pod covers a node lost mid-run.
+		"backoffLimit":          int64(1),
+		"activeDeadlineSeconds": int64(900),
+		"template": map[string]any{
+			"metadata": map[string]any{"labels": labels()},
+			"spec": map[string]any{
+				"serviceAccountName": Name,
+				"restartPolicy":      "Never",
+				"securityContext": map[string]any{"runAsNonRoot": true, "runAsUser": int64(65534), "runAsGroup": int64(65534),
+					"seccompProfile": map[string]any{"type": "RuntimeDefault"}},
+				"containers": []any{map[string]any{
+					"name": "sync", "image": image, "args": argv,
+					"securityContext": map[string]any{"allowPrivilegeEscalation": false, "readOnlyRootFilesystem": true,
+						"capabilities": map[string]any{"drop": []any{"ALL"}}},
+				}},
+			},
+		},
+	}}
+}

@@ -1,0 +1,188 @@
+package hook_test
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
+	"sigs.k8s.io/kustomize/kyaml/kio"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/gateway2tyk/gateway2tyk/fn"
+	"github.com/gateway2tyk/gateway2tyk/fn/hook"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/expected.yaml")
+
+// render runs the function over a ResourceList and returns the output items and results.
+func render(t *testing.T, in string) *framework.ResourceList {
+	t.Helper()
+	return process(t, in)
+}
+
+func process(t *testing.T, in string) *framework.ResourceList {
+	t.Helper()
+	r := &kio.ByteReader{Reader: strings.NewReader(in), OmitReaderAnnotations: true}
+	items, err := r.Read()
+	require.NoError(t, err)
+	rl := &framework.ResourceList{Items: items, FunctionConfig: r.FunctionConfig}
+	_ = fn.Processor{}.Process(rl)
+	return rl
+}
+
+func hookObjects(items []*yaml.RNode) []*yaml.RNode {
+	var out []*yaml.RNode
+	for _, it := range items {
+		if hook.IsHook(it) {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+func write(t *testing.T, nodes []*yaml.RNode) string {
+	t.Helper()
+	var b bytes.Buffer
+	require.NoError(t, kio.ByteWriter{Writer: &b}.Write(nodes))
+	return b.String()
+}
+
+func input(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", "input.yaml"))
+	require.NoError(t, err)
+	return string(b)
+}
+
+// TestGolden is the user story of testdata/input.yaml: the emitted hook objects are testdata/expected.yaml.
+func TestGolden(t *testing.T) {
+	rl := render(t, input(t))
+	for _, r := range rl.Results {
+		assert.NotEqual(t, framework.Error, r.Severity, r.String())
+	}
+	got := write(t, hookObjects(rl.Items))
+	path := filepath.Join("testdata", "expected.yaml")
+	if *update {
+		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.Equal(t, string(want), got)
+
+	// The Job is the hook; the RBAC objects are plain resources.
+	for _, n := range hookObjects(rl.Items) {
+		a := n.GetAnnotations()
+		if n.GetKind() == "Job" {
+			assert.Equal(t, "gateway2tyk-sync", n.GetName())
+			assert.Equal(t, "PostSync", a["argocd.argoproj.io/hook"])
+			assert.Equal(t, "BeforeHookCreation,HookSucceeded", a["argocd.argoproj.io/hook-delete-policy"])
+		} else {
+			assert.Empty(t, a["argocd.argoproj.io/hook"], n.GetKind())
+		}
+	}
+}
+
+// TestIdempotent runs the function on its own output: the hook objects are replaced, never duplicated.
+func TestIdempotent(t *testing.T) {
+	first := render(t, input(t))
+	var b bytes.Buffer
+	require.NoError(t, kio.ByteWriter{Writer: &b, WrappingKind: kio.ResourceListKind, WrappingAPIVersion: kio.ResourceListAPIVersion,
+		FunctionConfig: first.FunctionConfig}.Write(first.Items))
+	second := render(t, b.String())
+	assert.Equal(t, write(t, first.Items), write(t, second.Items))
+	assert.Len(t, hookObjects(second.Items), 2+2*5) // ServiceAccount, Job, and a Role and RoleBinding in 5 namespaces
+}
+
+func withSpec(t *testing.T, spec string) string {
+	t.Helper()
+	in := input(t)
+	i := strings.Index(in, "  spec:\n    syncHook:")
+	require.Positive(t, i)
+	return in[:i] + spec
+}
+
+func TestDisabled(t *testing.T) {
+	rl := render(t, withSpec(t, "  spec: {syncHook: {enabled: false, image: x}}\n"))
+	assert.Empty(t, hookObjects(rl.Items))
+	rl = render(t, withSpec(t, "  spec: {}\n"))
+	assert.Empty(t, hookObjects(rl.Items))
+}
+
+func TestDisablingRemovesTheObjectsOfAnEarlierRun(t *testing.T) {
+	first := render(t, input(t))
+	var b bytes.Buffer
+	require.NoError(t, kio.ByteWriter{Writer: &b, WrappingKind: kio.ResourceListKind, WrappingAPIVersion: kio.ResourceListAPIVersion}.Write(first.Items))
+	second := render(t, b.String()+"functionConfig: {apiVersion: gateway2tyk.io/v1alpha1, kind: RenderConfig, metadata: {name: x}}\n")
+	assert.Empty(t, hookObjects(second.Items))
+}
+
+func jobArgs(t *testing.T, items []*yaml.RNode) []string {
+	t.Helper()
+	for _, n := range hookObjects(items) {
+		if n.GetKind() == "Job" {
+			args, err := n.GetSlice("spec.template.spec.containers.[name=sync].args")
+			require.NoError(t, err)
+			out := make([]string, len(args))
+			for i, a := range args {
+				out[i] = a.(string)
+			}
+			return out
+		}
+	}
+	t.Fatal("no Job")
+	return nil
+}
+
+func TestSettings(t *testing.T) {
+	rl := render(t, withSpec(t, `  spec:
+    syncHook: {enabled: true, image: g:1, context: platform/tyk, namespace: ops, namespaces: [shop]}
+`))
+	assert.Equal(t, []string{"sync", "--context", "platform/tyk", "--namespace", "shop"}, jobArgs(t, rl.Items))
+	var kinds []string
+	for _, n := range hookObjects(rl.Items) {
+		kinds = append(kinds, n.GetKind()+" "+n.GetNamespace())
+	}
+	assert.Contains(t, kinds, "Job ops")
+	assert.Contains(t, kinds, "ServiceAccount ops")
+	assert.Contains(t, kinds, "Role platform")
+	assert.NotContains(t, kinds, "Role blog", "blog is not in the scope")
+	// platform/tyk is not in the input: a warning says its Secret cannot be named.
+	var warned bool
+	for _, r := range rl.Results {
+		if strings.Contains(r.Message, "OperatorContext platform/tyk is not in the input") {
+			warned = r.Severity == framework.Warning
+		}
+	}
+	assert.True(t, warned)
+}
+
+func TestContextCannotBeDefaulted(t *testing.T) {
+	in := strings.Replace(withSpec(t, "  spec: {syncHook: {enabled: true, image: g:1}}\n"),
+		"      parametersRef: {group: tyk.tyk.io, kind: OperatorContext, name: dashboard, namespace: tyk}\n", "", 1)
+	rl := render(t, in)
+	assert.Empty(t, hookObjects(rl.Items))
+	var found bool
+	for _, r := range rl.Results {
+		if r.Severity == framework.Error && strings.HasPrefix(r.Message, "spec.syncHook.context: not set, and no GatewayClass of controller tyk.tyk.io/gateway-controller names an OperatorContext") {
+			found = true
+		}
+	}
+	assert.True(t, found, "%v", rl.Results)
+}
+
+func TestNoNamespaceNoHook(t *testing.T) {
+	rl := process(t, `apiVersion: config.kubernetes.io/v1
+kind: ResourceList
+items: []
+functionConfig: {apiVersion: gateway2tyk.io/v1alpha1, kind: RenderConfig, metadata: {name: x}, spec: {syncHook: {enabled: true, image: g:1, context: tyk/dashboard}}}
+`)
+	assert.Empty(t, hookObjects(rl.Items))
+	require.NotEmpty(t, rl.Results)
+	assert.Contains(t, rl.Results[len(rl.Results)-1].Message, "the hook is not emitted")
+}

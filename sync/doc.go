@@ -1,0 +1,22 @@
+// Package sync is `gateway2tyk sync`: it pushes the rendered Tyk OAS APIs to a Tyk Dashboard or an open-source
+// Tyk Gateway, idempotently, and removes the APIs it created that are no longer rendered.
+//
+// A run reads the rendered APIs (sync/source: a YAML stream, or the cluster's ConfigMaps labelled
+// app.kubernetes.io/managed-by: gateway2tyk), lists the target's APIs (sync/target), plans (sync/plan: create,
+// update, delete, unchanged; the ownership marker and the normalisation are documented there), and applies:
+//
+//  1. the listener certificates first, so that the APIs that name them find them (a certificate the store has
+//     already is not an error);
+//  2. creates and updates, then deletes, at most Concurrency calls at a time;
+//  3. for the open-source Gateway, one group reload when anything changed.
+//
+// Every action is tried, even after another failed; the table shows each outcome and the run fails when any
+// action failed. Nothing is planned, so nothing at all is changed, when the listing of the target failed or was
+// partial (a page missing or unreadable): without the full list the sync could tell neither what exists nor what
+// to delete. While a rendered ConfigMap cannot be read, deletes are withheld (reported as failed), since the
+// unreadable one may be what keeps an API.
+//
+// The target's settings come from flags, then the environment (TYK_MODE, TYK_URL, TYK_AUTH, TYK_ORG,
+// TYK_TLS_INSECURE_SKIP_VERIFY), then the OperatorContext named by --context (its Secret's keys of those names
+// win over its env).
+package sync

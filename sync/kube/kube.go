@@ -1,0 +1,132 @@
+// Package kube is the sync's read-only access to a cluster, through client-go: the rendered ConfigMaps (by the
+// label app.kubernetes.io/managed-by=gateway2tyk), OperatorContexts, Gateways and Secrets. It connects with the
+// in-cluster config (a Pod's service account) or a kubeconfig (KUBECONFIG, ~/.kube/config or --kubeconfig), as
+// clientcmd resolves them. Tests give it client-go's fake clientsets.
+package kube
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/tools/clientcmd"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/gateway2tyk/gateway2tyk/fn/tykapi"
+)
+
+// Resources read through the dynamic client (no typed clientset is needed for two kinds).
+var (
+	OperatorContexts = schema.GroupVersionResource{Group: tykapi.Group, Version: tykapi.Version, Resource: "operatorcontexts"}
+	Gateways         = schema.GroupVersionResource{Group: gwv1.GroupName, Version: "v1", Resource: "gateways"}
+)
+
+// RenderedSelector selects the ConfigMaps that hold a rendered API.
+const RenderedSelector = "app.kubernetes.io/managed-by=gateway2tyk,gateway2tyk.io/api-id"
+
+// Cluster reads from one cluster.
+type Cluster struct {
+	Core    kubernetes.Interface
+	Dynamic dynamic.Interface
+	// Timeout of each call (default 30s).
+	Timeout time.Duration
+}
+
+// Connect builds the clients from a kubeconfig path ("" for the default loading rules, which fall back to the
+// in-cluster config inside a Pod).
+func Connect(kubeconfig string) (*Cluster, error) {
+	rules := clientcmd.NewDefaultClientConfigLoadingRules()
+	rules.ExplicitPath = kubeconfig
+	cfg, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{}).ClientConfig()
+	if err != nil {
+		return nil, fmt.Errorf("no cluster to read from (in-cluster config or kubeconfig): %w", err)
+	}
+	cfg.UserAgent = "gateway2tyk-sync"
+	core, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	dyn, err := dynamic.NewForConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &Cluster{Core: core, Dynamic: dyn}, nil
+}
+
+func (c *Cluster) ctx(parent context.Context) (context.Context, context.CancelFunc) {
+	t := c.Timeout
+	if t <= 0 {
+		t = 30 * time.Second
+	}
+	return context.WithTimeout(parent, t)
+}
+
+// ConfigMaps lists the rendered ConfigMaps of the namespaces (every namespace when none is given).
+func (c *Cluster) ConfigMaps(parent context.Context, namespaces []string) ([]corev1.ConfigMap, error) {
+	if len(namespaces) == 0 {
+		namespaces = []string{metav1.NamespaceAll}
+	}
+	var out []corev1.ConfigMap
+	for _, ns := range namespaces {
+		ctx, cancel := c.ctx(parent)
+		list, err := c.Core.CoreV1().ConfigMaps(ns).List(ctx, metav1.ListOptions{LabelSelector: RenderedSelector})
+		cancel()
+		if err != nil {
+			where := "every namespace"
+			if ns != "" {
+				where = "namespace " + ns
+			}
+			return nil, fmt.Errorf("listing the rendered ConfigMaps of %s: %w", where, err)
+		}
+		out = append(out, list.Items...)
+	}
+	return out, nil
+}
+
+// Secret reads a Secret.
+func (c *Cluster) Secret(parent context.Context, namespace, name string) (*corev1.Secret, error) {
+	ctx, cancel := c.ctx(parent)
+	defer cancel()
+	s, err := c.Core.CoreV1().Secrets(namespace).Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("reading Secret %s/%s: %w", namespace, name, err)
+	}
+	return s, nil
+}
+
+// OperatorContext reads an OperatorContext.
+func (c *Cluster) OperatorContext(parent context.Context, namespace, name string) (*tykapi.OperatorContext, error) {
+	var oc tykapi.OperatorContext
+	if err := c.get(parent, OperatorContexts, namespace, name, &oc); err != nil {
+		return nil, fmt.Errorf("reading OperatorContext %s/%s: %w", namespace, name, err)
+	}
+	return &oc, nil
+}
+
+// Gateway reads a Gateway.
+func (c *Cluster) Gateway(parent context.Context, namespace, name string) (*gwv1.Gateway, error) {
+	var gw gwv1.Gateway
+	if err := c.get(parent, Gateways, namespace, name, &gw); err != nil {
+		return nil, fmt.Errorf("reading Gateway %s/%s: %w", namespace, name, err)
+	}
+	return &gw, nil
+}
+
+func (c *Cluster) get(parent context.Context, gvr schema.GroupVersionResource, namespace, name string, into any) error {
+	if c.Dynamic == nil {
+		return fmt.Errorf("no dynamic client")
+	}
+	ctx, cancel := c.ctx(parent)
+	defer cancel()
+	u, err := c.Dynamic.Resource(gvr).Namespace(namespace).Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		return err
+	}
+	return runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, into)
+}

@@ -1,0 +1,330 @@
+package plan
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// The ownership marker (see the package documentation).
+const (
+	// MarkerKey is the top-level OpenAPI extension that holds the marker.
+	MarkerKey = "x-gateway2tyk"
+	// ManagedBy is the value of the marker's managedBy field.
+	ManagedBy = "gateway2tyk"
+	// IDPrefix starts the ID of every API the render makes.
+	IDPrefix = "gwapi-"
+)
+
+// Marker is what the sync writes into every API it sends, and what it reads back to know an API is its own.
+type Marker struct {
+	ManagedBy string `json:"managedBy"`
+	Route     string `json:"route"`
+	Gateway   string `json:"gateway"`
+	Hostname  string `json:"hostname"`
+	Path      string `json:"path"`
+}
+
+// Namespace is the namespace of the marker's route, which scopes ownership.
+func (m Marker) Namespace() string {
+	ns, _, _ := strings.Cut(m.Route, "/")
+	return ns
+}
+
+// Desired is one rendered API.
+type Desired struct {
+	ID       string
+	Marker   Marker
+	Document []byte // the Tyk OAS document as rendered (JSON)
+}
+
+// Actual is one API as the target returned it.
+type Actual struct {
+	ID       string
+	Document []byte
+}
+
+// Action is what the sync does with one API.
+type Action string
+
+// The actions, as printed in the table.
+const (
+	Create    Action = "create"
+	Update    Action = "update"
+	Delete    Action = "delete"
+	Unchanged Action = "unchanged"
+)
+
+// Item is one API's action.
+type Item struct {
+	Action Action
+	ID     string
+	Route  string
+	// Body is the document to send (with the marker) for create and update.
+	Body []byte
+	// Blocked, when set, says why the action must not be carried out; a blocked action counts as failed.
+	Blocked string
+}
+
+// Scope limits a sync to the APIs of routes in some namespaces; the zero Scope is every namespace.
+type Scope struct {
+	Namespaces []string
+}
+
+// Contains reports whether a namespace is in the scope.
+func (s Scope) Contains(ns string) bool {
+	if len(s.Namespaces) == 0 {
+		return true
+	}
+	for _, n := range s.Namespaces {
+		if n == ns {
+			return true
+		}
+	}
+	return false
+}
+
+// Input is what a plan is made from.
+type Input struct {
+	Desired []Desired
+	// Actual must be the complete listing of the target: a plan is never made from a failed or partial one.
+	Actual []Actual
+	Scope  Scope
+	// WithholdDeletes, when set, blocks every delete with this reason (for example when a rendered ConfigMap could
+	// not be read, so the desired set may be incomplete).
+	WithholdDeletes string
+}
+
+// Plan is the list of actions, sorted by route and API ID.
+type Plan struct {
+	Items []Item
+}
+
+// Count returns how many items have the action.
+func (p *Plan) Count(a Action) int {
+	n := 0
+	for _, it := range p.Items {
+		if it.Action == a {
+			n++
+		}
+	}
+	return n
+}
+
+// Make compares the desired APIs with the target's and returns the plan. It fails only when a rendered document
+// is not a JSON object.
+func Make(in Input) (*Plan, error) {
+	actual := make(map[string]Actual, len(in.Actual))
+	for _, a := range in.Actual {
+		actual[a.ID] = a
+	}
+	desired := make(map[string]bool, len(in.Desired))
+	p := &Plan{}
+	for _, d := range in.Desired {
+		desired[d.ID] = true
+		body, err := Stamp(d.Document, d.Marker)
+		if err != nil {
+			return nil, fmt.Errorf("API %s (route %s): %w", d.ID, d.Marker.Route, err)
+		}
+		it := Item{ID: d.ID, Route: d.Marker.Route, Body: body}
+		a, exists := actual[d.ID]
+		switch {
+		case !exists:
+			it.Action = Create
+		case !Owned(a.Document):
+			it.Action = Update
+			it.Blocked = "an API with this ID exists on the target without the " + MarkerKey +
+				" marker (gateway2tyk did not create it): not overwritten"
+		case Equal(body, a.Document):
+			it.Action = Unchanged
+		default:
+			it.Action = Update
+		}
+		p.Items = append(p.Items, it)
+	}
+	for _, a := range in.Actual {
+		if desired[a.ID] {
+			continue
+		}
+		m, ok := ReadMarker(a.Document)
+		if !ok || !strings.HasPrefix(a.ID, IDPrefix) || !in.Scope.Contains(m.Namespace()) {
+			continue // foreign, or another scope's: never touched
+		}
+		p.Items = append(p.Items, Item{Action: Delete, ID: a.ID, Route: m.Route, Blocked: in.WithholdDeletes})
+	}
+	sort.SliceStable(p.Items, func(i, j int) bool {
+		if p.Items[i].Route != p.Items[j].Route {
+			return p.Items[i].Route < p.Items[j].Route
+		}
+		return p.Items[i].ID < p.Items[j].ID
+	})
+	return p, nil
+}
+
+// Stamp returns the document with the marker set, encoded canonically (sorted keys, compact).
+func Stamp(doc []byte, m Marker) ([]byte, error) {
+	obj, err := decodeObject(doc)
+	if err != nil {
+		return nil, err
+	}
+	m.ManagedBy = ManagedBy
+	obj[MarkerKey] = map[string]any{
+		"managedBy": m.ManagedBy, "route": m.Route, "gateway": m.Gateway, "hostname": m.Hostname, "path": m.Path,
+	}
+	return encode(obj)
+}
+
+// ReadMarker returns the marker of a document, and whether it has one that says gateway2tyk manages it.
+func ReadMarker(doc []byte) (Marker, bool) {
+	var probe struct {
+		Marker *Marker `json:"x-gateway2tyk"`
+	}
+	if err := json.Unmarshal(doc, &probe); err != nil || probe.Marker == nil || probe.Marker.ManagedBy != ManagedBy {
+		return Marker{}, false
+	}
+	return *probe.Marker, true
+}
+
+// Owned reports whether gateway2tyk created the API of a document: it has the marker and a gwapi- ID.
+func Owned(doc []byte) bool {
+	if _, ok := ReadMarker(doc); !ok {
+		return false
+	}
+	return strings.HasPrefix(DocumentID(doc), IDPrefix)
+}
+
+// DocumentID returns x-tyk-api-gateway.info.id of a document, or "".
+func DocumentID(doc []byte) string {
+	var probe struct {
+		Tyk struct {
+			Info struct {
+				ID string `json:"id"`
+			} `json:"info"`
+		} `json:"x-tyk-api-gateway"`
+	}
+	if json.Unmarshal(doc, &probe) != nil {
+		return ""
+	}
+	return probe.Tyk.Info.ID
+}
+
+// CertificateIDs returns the certificate IDs a document's server.customDomain.certificates names.
+func CertificateIDs(doc []byte) []string {
+	var probe struct {
+		Tyk struct {
+			Server struct {
+				CustomDomain struct {
+					Certificates []string `json:"certificates"`
+				} `json:"customDomain"`
+			} `json:"server"`
+		} `json:"x-tyk-api-gateway"`
+	}
+	if json.Unmarshal(doc, &probe) != nil {
+		return nil
+	}
+	return probe.Tyk.Server.CustomDomain.Certificates
+}
+
+// Equal reports whether a document to send and one the target returned are the same after normalising both.
+func Equal(desired, actual []byte) bool {
+	d, err := decodeObject(desired)
+	if err != nil {
+		return false
+	}
+	a, err := decodeObject(actual)
+	if err != nil {
+		return false
+	}
+	db, err1 := encode(normalise(d, d["servers"]))
+	ab, err2 := encode(normalise(a, d["servers"]))
+	return err1 == nil && err2 == nil && bytes.Equal(db, ab)
+}
+
+// Normalise returns the canonical form of a document as the comparison sees it (see the package documentation);
+// desiredServers are the `servers` entries of the desired document (nil when it has none).
+func Normalise(doc []byte, desiredServers any) ([]byte, error) {
+	obj, err := decodeObject(doc)
+	if err != nil {
+		return nil, err
+	}
+	return encode(normalise(obj, desiredServers))
+}
+
+func normalise(obj map[string]any, desiredServers any) map[string]any {
+	out, _ := dropNulls(obj).(map[string]any)
+	if tyk, ok := out["x-tyk-api-gateway"].(map[string]any); ok {
+		if info, ok := tyk["info"].(map[string]any); ok {
+			delete(info, "dbId")
+			delete(info, "orgId")
+		}
+	}
+	if servers, ok := out["servers"].([]any); ok {
+		want := map[string]bool{}
+		if ds, ok := desiredServers.([]any); ok {
+			for _, s := range ds {
+				if b, err := encode(s); err == nil {
+					want[string(b)] = true
+				}
+			}
+		}
+		var kept []any
+		for _, s := range servers {
+			if b, err := encode(s); err == nil && want[string(b)] {
+				kept = append(kept, s)
+			}
+		}
+		if len(kept) == 0 {
+			delete(out, "servers")
+		} else {
+			out["servers"] = kept
+		}
+	}
+	return out
+}
+
+// dropNulls returns a copy of v without null values in objects.
+func dropNulls(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(t))
+		for k, x := range t {
+			if x != nil {
+				out[k] = dropNulls(x)
+			}
+		}
+		return out
+	case []any:
+		out := make([]any, len(t))
+		for i, x := range t {
+			out[i] = dropNulls(x)
+		}
+		return out
+	}
+	return v
+}
+
+func decodeObject(doc []byte) (map[string]any, error) {
+	dec := json.NewDecoder(bytes.NewReader(doc))
+	dec.UseNumber()
+	var obj map[string]any
+	if err := dec.Decode(&obj); err != nil {
+		return nil, fmt.Errorf("the Tyk OAS document is not a JSON object: %w", err)
+	}
+	if obj == nil {
+		return nil, fmt.Errorf("the Tyk OAS document is not a JSON object")
+	}
+	return obj, nil
+}
+
+// encode writes JSON with sorted keys (encoding/json sorts map keys), compact, without HTML escaping.
+func encode(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(b.Bytes(), "\n"), nil
+}

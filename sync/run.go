@@ -1,0 +1,337 @@
+package sync
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	gosync "sync"
+	"unicode/utf8"
+
+	"github.com/gateway2tyk/gateway2tyk/sync/plan"
+	"github.com/gateway2tyk/gateway2tyk/sync/source"
+	"github.com/gateway2tyk/gateway2tyk/sync/target"
+)
+
+// DefaultConcurrency is how many calls to the target run at once.
+const DefaultConcurrency = 4
+
+// Options of a run.
+type Options struct {
+	Set    *source.Set
+	Target target.Target
+	Scope  plan.Scope
+	DryRun bool
+	// Org is the organisation for certificate uploads to the open-source Gateway (TYK_ORG); when empty, the
+	// organisation part of the certificate ID is used, which is what the render computed it with.
+	Org         string
+	Concurrency int
+	// Out receives the table and the summary; Err the problems.
+	Out, Err io.Writer
+}
+
+// Row is one API's line of the table.
+type Row struct {
+	Action  plan.Action
+	ID      string
+	Route   string
+	Outcome string // "" in a dry run
+	Failed  bool
+}
+
+// CertRow is one certificate's line.
+type CertRow struct {
+	Action  string // "upload" or "check"
+	ID      string
+	Secret  string
+	Outcome string
+	Failed  bool
+}
+
+// Report is what a run did.
+type Report struct {
+	Plan   *plan.Plan
+	Rows   []Row
+	Certs  []CertRow
+	Reload string // the reload's outcome, "" when none was made
+	Failed int    // failed actions (APIs, certificates and the reload)
+}
+
+// ErrListing is returned (wrapped) when the target's APIs could not be listed completely.
+var ErrListing = errors.New("listing the target's APIs failed")
+
+// Run plans and, unless DryRun, applies. It returns an error when no plan could be made (the listing failed);
+// otherwise the report, whose Failed counts the actions that failed.
+func Run(ctx context.Context, o Options) (*Report, error) {
+	if o.Concurrency <= 0 {
+		o.Concurrency = DefaultConcurrency
+	}
+	for _, p := range o.Set.Problems {
+		fmt.Fprintln(o.Err, "gateway2tyk sync: cannot read", p)
+	}
+	actual, err := o.Target.List(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("%w (%s): %v; nothing was changed: without a complete listing the sync can tell "+
+			"neither what exists nor what to delete", ErrListing, o.Target.Describe(), err)
+	}
+	withhold := ""
+	if len(o.Set.Problems) > 0 {
+		withhold = fmt.Sprintf("withheld: %d rendered ConfigMap(s) cannot be read, so the rendered set may be incomplete",
+			len(o.Set.Problems))
+	}
+	p, err := plan.Make(plan.Input{Desired: o.Set.APIs, Actual: actual, Scope: o.Scope, WithholdDeletes: withhold})
+	if err != nil {
+		return nil, err
+	}
+	rep := &Report{Plan: p}
+	certs := source.Certificates(o.Set)
+	rep.Rows = make([]Row, len(p.Items))
+	for i, it := range p.Items {
+		rep.Rows[i] = Row{Action: it.Action, ID: it.ID, Route: it.Route}
+	}
+	rep.Certs = make([]CertRow, len(certs))
+	for i, c := range certs {
+		rep.Certs[i] = CertRow{Action: "upload", ID: c.ID, Secret: c.Secret}
+		if c.PEM == nil {
+			rep.Certs[i].Action = "check"
+		}
+	}
+	if o.DryRun {
+		printPlan(o.Out, rep, certs)
+		return rep, nil
+	}
+	apply(ctx, o, rep, certs)
+	printOutcome(o.Out, rep)
+	printFailures(o.Err, rep)
+	return rep, nil
+}
+
+func apply(ctx context.Context, o Options, rep *Report, certs []source.Certificate) {
+	// 1. Certificates.
+	forEach(o.Concurrency, len(certs), func(i int) {
+		c := certs[i]
+		row := &rep.Certs[i]
+		org := o.Org
+		if org == "" {
+			org = source.Org(c.ID)
+		}
+		if c.PEM == nil {
+			ok, err := o.Target.CertificateExists(ctx, c.ID, org)
+			switch {
+			case err != nil:
+				row.Outcome, row.Failed = "failed: "+c.Missing+", and checking the target failed: "+err.Error(), true
+			case ok:
+				row.Outcome = "ok: the target has it"
+			default:
+				row.Outcome, row.Failed = "failed: "+c.Missing+", and the target does not have it", true
+			}
+			return
+		}
+		id, existed, err := o.Target.UploadCertificate(ctx, c.PEM, org)
+		switch {
+		case err != nil:
+			row.Outcome, row.Failed = "failed: "+err.Error(), true
+		case existed:
+			row.Outcome = "ok: the target has it"
+		case id != "" && id != c.ID:
+			row.Outcome, row.Failed = fmt.Sprintf("failed: the target stored it as %s, but the APIs name %s "+
+				"(the target's organisation differs from the one the render used: set env.org or TYK_ORG)", id, c.ID), true
+		default:
+			row.Outcome = "ok: uploaded"
+		}
+	})
+	// 2. Creates and updates, then 3. deletes.
+	for _, phase := range [][]plan.Action{{plan.Create, plan.Update, plan.Unchanged}, {plan.Delete}} {
+		var idx []int
+		for i, it := range rep.Plan.Items {
+			for _, a := range phase {
+				if it.Action == a {
+					idx = append(idx, i)
+				}
+			}
+		}
+		forEach(o.Concurrency, len(idx), func(k int) {
+			i := idx[k]
+			it := rep.Plan.Items[i]
+			row := &rep.Rows[i]
+			if it.Blocked != "" {
+				row.Outcome, row.Failed = "failed: "+it.Blocked, true
+				return
+			}
+			var err error
+			switch it.Action {
+			case plan.Unchanged:
+				row.Outcome = "ok"
+				return
+			case plan.Create:
+				err = o.Target.Create(ctx, it.ID, it.Body)
+			case plan.Update:
+				err = o.Target.Update(ctx, it.ID, it.Body)
+			case plan.Delete:
+				err = o.Target.Delete(ctx, it.ID)
+			}
+			if err != nil {
+				row.Outcome, row.Failed = "failed: "+err.Error(), true
+				return
+			}
+			row.Outcome = "ok"
+		})
+	}
+	// 4. Reload (the Gateway; the Dashboard pushes changes to its Gateways itself), when anything may have
+	// changed: a call that failed may still have reached the target.
+	changed := false
+	for _, it := range rep.Plan.Items {
+		changed = changed || (it.Action != plan.Unchanged && it.Blocked == "")
+	}
+	for _, c := range rep.Certs {
+		changed = changed || c.Outcome == "ok: uploaded"
+	}
+	if changed && o.Target.Mode() == target.ModeCE {
+		if err := o.Target.Reload(ctx); err != nil {
+			rep.Reload = "failed: " + err.Error()
+		} else {
+			rep.Reload = "ok"
+		}
+	}
+	for _, r := range rep.Rows {
+		if r.Failed {
+			rep.Failed++
+		}
+	}
+	for _, c := range rep.Certs {
+		if c.Failed {
+			rep.Failed++
+		}
+	}
+	if strings.HasPrefix(rep.Reload, "failed") {
+		rep.Failed++
+	}
+}
+
+// forEach runs fn(0..n-1) with at most limit running at once, and waits for all.
+func forEach(limit, n int, fn func(int)) {
+	sem := make(chan struct{}, limit)
+	var wg gosync.WaitGroup
+	for i := 0; i < n; i++ {
+		sem <- struct{}{}
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			defer func() { <-sem }()
+			fn(i)
+		}(i)
+	}
+	wg.Wait()
+}
+
+func printPlan(w io.Writer, rep *Report, certs []source.Certificate) {
+	rows := make([][]string, len(rep.Rows))
+	for i, r := range rep.Rows {
+		note := ""
+		if b := rep.Plan.Items[i].Blocked; b != "" {
+			note = "blocked: " + strings.TrimPrefix(b, "withheld: ")
+		}
+		rows[i] = []string{string(r.Action), r.ID, r.Route, note}
+	}
+	table(w, []string{"ACTION", "API ID", "ROUTE", ""}, rows)
+	if len(rep.Certs) > 0 {
+		fmt.Fprintln(w)
+		rows = make([][]string, len(rep.Certs))
+		for i, c := range rep.Certs {
+			rows[i] = []string{c.ID, c.Action, dash(c.Secret), certs[i].Missing}
+		}
+		table(w, []string{"CERTIFICATE", "ACTION", "SECRET", ""}, rows)
+	}
+	p := rep.Plan
+	fmt.Fprintf(w, "plan: %d to create, %d to update, %d to delete, %d unchanged (dry run: nothing was changed)\n",
+		p.Count(plan.Create), p.Count(plan.Update), p.Count(plan.Delete), p.Count(plan.Unchanged))
+}
+
+func printOutcome(w io.Writer, rep *Report) {
+	rows := make([][]string, len(rep.Rows))
+	for i, r := range rep.Rows {
+		rows[i] = []string{string(r.Action), r.ID, r.Route, r.Outcome}
+	}
+	table(w, []string{"ACTION", "API ID", "ROUTE", "OUTCOME"}, rows)
+	if len(rep.Certs) > 0 {
+		fmt.Fprintln(w)
+		rows = make([][]string, len(rep.Certs))
+		for i, c := range rep.Certs {
+			rows[i] = []string{c.ID, c.Action, dash(c.Secret), c.Outcome}
+		}
+		table(w, []string{"CERTIFICATE", "ACTION", "SECRET", "OUTCOME"}, rows)
+	}
+	if rep.Reload != "" {
+		fmt.Fprintln(w, "reload:", rep.Reload)
+	}
+	done := map[plan.Action]int{}
+	for _, r := range rep.Rows {
+		if !r.Failed {
+			done[r.Action]++
+		}
+	}
+	fmt.Fprintf(w, "sync: %d created, %d updated, %d deleted, %d unchanged, %d failed\n",
+		done[plan.Create], done[plan.Update], done[plan.Delete], done[plan.Unchanged], rep.Failed)
+}
+
+// table writes aligned columns separated by two spaces, without trailing blanks; a column empty in every row
+// and in the header is left out.
+func table(w io.Writer, header []string, rows [][]string) {
+	all := append([][]string{header}, rows...)
+	width := make([]int, len(header))
+	used := make([]bool, len(header))
+	for _, r := range all {
+		for i, c := range r {
+			width[i] = max(width[i], utf8.RuneCountInString(c))
+			used[i] = used[i] || c != ""
+		}
+	}
+	for _, r := range all {
+		var b strings.Builder
+		for i, c := range r {
+			if !used[i] {
+				continue
+			}
+			if b.Len() > 0 {
+				b.WriteString("  ")
+			}
+			b.WriteString(c + strings.Repeat(" ", width[i]-utf8.RuneCountInString(c)))
+		}
+		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
+	}
+}
+
+// printFailures lists what failed, one line each, so that a log shows it without the table.
+func printFailures(w io.Writer, rep *Report) {
+	if rep.Failed == 0 {
+		return
+	}
+	var lines []string
+	for _, r := range rep.Rows {
+		if r.Failed {
+			lines = append(lines, fmt.Sprintf("%s %s (route %s): %s", r.Action, r.ID, r.Route, strings.TrimPrefix(r.Outcome, "failed: ")))
+		}
+	}
+	sort.Strings(lines)
+	for _, c := range rep.Certs {
+		if c.Failed {
+			lines = append(lines, fmt.Sprintf("certificate %s: %s", c.ID, strings.TrimPrefix(c.Outcome, "failed: ")))
+		}
+	}
+	if strings.HasPrefix(rep.Reload, "failed") {
+		lines = append(lines, "reload: "+strings.TrimPrefix(rep.Reload, "failed: "))
+	}
+	fmt.Fprintf(w, "gateway2tyk sync: %d action(s) failed:\n", rep.Failed)
+	for _, l := range lines {
+		fmt.Fprintln(w, "  "+l)
+	}
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

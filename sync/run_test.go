@@ -1,0 +1,549 @@
+package sync_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"sort"
+	"strings"
+	gosync "sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	tyksync "github.com/gateway2tyk/gateway2tyk/sync"
+	"github.com/gateway2tyk/gateway2tyk/sync/plan"
+	"github.com/gateway2tyk/gateway2tyk/sync/source"
+	"github.com/gateway2tyk/gateway2tyk/sync/target"
+	"github.com/gateway2tyk/gateway2tyk/sync/target/targettest"
+)
+
+// shop is the rendered set the tests start from: three routes, four APIs (cart has two paths).
+func shop() []targettest.API {
+	return []targettest.API{
+		{Route: "shop/cart", Gateway: "shop/edge", Hostname: "shop.example.com", Path: "/cart", Upstream: "http://cart.shop.svc.cluster.local:8080/cart"},
+		{Route: "shop/cart", Gateway: "shop/edge", Hostname: "shop.example.com", Path: "/basket", Upstream: "http://cart.shop.svc.cluster.local:8080/basket"},
+		{Route: "shop/checkout", Gateway: "shop/edge", Hostname: "shop.example.com", Path: "/checkout", Upstream: "http://checkout.shop.svc.cluster.local:8080/checkout"},
+		{Route: "blog/posts", Gateway: "shop/edge", Path: "/posts", Upstream: "http://posts.blog.svc.cluster.local:80/posts"},
+	}
+}
+
+var targets = map[string]func(testing.TB) *targettest.Fake{
+	"dashboard": targettest.NewDashboard,
+	"gateway":   targettest.NewGateway,
+}
+
+// recorder is the injected backoff: it records the waits instead of sleeping.
+type recorder struct {
+	mu    gosync.Mutex
+	waits []time.Duration
+}
+
+func (r *recorder) sleep(_ context.Context, d time.Duration) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.waits = append(r.waits, d)
+	return nil
+}
+
+func (r *recorder) retries() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.waits)
+}
+
+type run struct {
+	rep      *tyksync.Report
+	err      error
+	out, log string
+	backoff  *recorder
+}
+
+type runOpt func(*tyksync.Options, *target.Options)
+
+func dryRun(o *tyksync.Options, _ *target.Options) { o.DryRun = true }
+func scope(ns ...string) runOpt {
+	return func(o *tyksync.Options, _ *target.Options) { o.Scope.Namespaces = ns }
+}
+func retry(r target.Retry) runOpt { return func(_ *tyksync.Options, t *target.Options) { t.Retry = r } }
+func concurrency(n int) runOpt {
+	return func(o *tyksync.Options, _ *target.Options) { o.Concurrency = n }
+}
+func timeout(d time.Duration) runOpt {
+	return func(_ *tyksync.Options, t *target.Options) { t.Timeout = d }
+}
+func stream(apis []targettest.API, extra ...any) string { return targettest.Streams(apis, extra...) }
+
+func idsOf(apis []targettest.API) []string {
+	var s []string
+	for _, a := range apis {
+		s = append(s, a.ID())
+	}
+	sort.Strings(s)
+	return s
+}
+
+func keys(m map[string][]byte) []string {
+	var s []string
+	for k := range m {
+		s = append(s, k)
+	}
+	sort.Strings(s)
+	return s
+}
+
+func syncRun(t *testing.T, f *targettest.Fake, in string, opts ...runOpt) run {
+	t.Helper()
+	rec := &recorder{}
+	o := tyksync.Options{}
+	to := target.Options{Retry: target.Retry{Sleep: rec.sleep}}
+	for _, opt := range opts {
+		opt(&o, &to)
+	}
+	to.Retry.Sleep = rec.sleep
+	set, err := source.ReadStream(strings.NewReader(in), o.Scope)
+	require.NoError(t, err)
+	tgt, err := target.New(f.Settings(), to)
+	require.NoError(t, err)
+	var out, log bytes.Buffer
+	o.Set, o.Target, o.Out, o.Err = set, tgt, &out, &log
+	rep, err := tyksync.Run(context.Background(), o)
+	return run{rep: rep, err: err, out: out.String(), log: log.String(), backoff: rec}
+}
+
+// actions returns "action id" for every row, sorted.
+func actions(rep *tyksync.Report) []string {
+	var out []string
+	for _, r := range rep.Rows {
+		out = append(out, string(r.Action)+" "+r.ID)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func want(action plan.Action, apis ...targettest.API) []string {
+	var out []string
+	for _, a := range apis {
+		out = append(out, string(action)+" "+a.ID())
+	}
+	sort.Strings(out)
+	return out
+}
+
+func sorted(parts ...[]string) []string {
+	var out []string
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// requireMatches checks that the target serves exactly the rendered documents, each with the marker.
+func requireMatches(t *testing.T, f *targettest.Fake, apis []targettest.API, foreign ...string) {
+	t.Helper()
+	served := f.APIs()
+	assert.Equal(t, sorted(idsOf(apis), foreign), keys(served))
+	for _, a := range apis {
+		body, err := plan.Stamp([]byte(a.Document()), plan.Marker{Route: a.Route, Gateway: a.Gateway, Hostname: a.Hostname, Path: a.Path})
+		require.NoError(t, err)
+		assert.True(t, plan.Equal(body, served[a.ID()]), "API %s differs:\n%s", a.ID(), served[a.ID()])
+		assert.True(t, plan.Owned(served[a.ID()]))
+	}
+}
+
+func TestLifecycle(t *testing.T) {
+	for name, newTarget := range targets {
+		t.Run(name, func(t *testing.T) {
+			f := newTarget(t)
+			apis := shop()
+
+			// First sync creates everything.
+			r := syncRun(t, f, stream(apis))
+			require.NoError(t, r.err)
+			assert.Zero(t, r.rep.Failed, r.out+r.log)
+			assert.Equal(t, want(plan.Create, apis...), actions(r.rep))
+			requireMatches(t, f, apis)
+
+			// A second sync changes nothing.
+			f.ResetCalls()
+			r = syncRun(t, f, stream(apis))
+			require.NoError(t, r.err)
+			assert.Equal(t, want(plan.Unchanged, apis...), actions(r.rep))
+			assert.Zero(t, f.Changes())
+			assert.NotContains(t, r.out, "reload:")
+
+			// An edited route updates exactly its APIs.
+			apis[2].Upstream = "http://checkout-v2.shop.svc.cluster.local:8080/checkout"
+			f.ResetCalls()
+			r = syncRun(t, f, stream(apis))
+			require.NoError(t, r.err)
+			assert.Zero(t, r.rep.Failed, r.out+r.log)
+			assert.Equal(t, sorted(want(plan.Unchanged, apis[0], apis[1], apis[3]), want(plan.Update, apis[2])), actions(r.rep))
+			assert.Equal(t, 1, f.Changes())
+			requireMatches(t, f, apis)
+
+			// A removed route deletes exactly its APIs (cart has two).
+			removed := apis[:2]
+			kept := apis[2:]
+			f.ResetCalls()
+			r = syncRun(t, f, stream(kept))
+			require.NoError(t, r.err)
+			assert.Zero(t, r.rep.Failed, r.out+r.log)
+			assert.Equal(t, sorted(want(plan.Unchanged, kept...), want(plan.Delete, removed...)), actions(r.rep))
+			for _, row := range r.rep.Rows {
+				if row.Action == plan.Delete {
+					assert.Equal(t, "shop/cart", row.Route, "the route of a deleted API comes from its marker")
+				}
+			}
+			assert.Equal(t, 2, f.Changes())
+			requireMatches(t, f, kept)
+			if name == "gateway" {
+				assert.Contains(t, r.out, "reload: ok")
+			}
+		})
+	}
+}
+
+func TestForeignAPIsSurvive(t *testing.T) {
+	for name, newTarget := range targets {
+		t.Run(name, func(t *testing.T) {
+			f := newTarget(t)
+			apis := shop()
+			// Someone else's API, an API with our ID prefix but no marker, and one with a marker that says
+			// another tool manages it.
+			f.Put("petstore", []byte(`{"openapi":"3.0.3","info":{"title":"pets","version":"1"},"paths":{},"x-tyk-api-gateway":{"info":{"id":"petstore","name":"pets","state":{"active":true}}}}`))
+			f.Put("gwapi-00000000000000000000", []byte(`{"openapi":"3.0.3","info":{"title":"x","version":"1"},"paths":{},"x-tyk-api-gateway":{"info":{"id":"gwapi-00000000000000000000","name":"x","state":{"active":true}}}}`))
+			f.Put("gwapi-11111111111111111111", []byte(`{"openapi":"3.0.3","info":{"title":"y","version":"1"},"paths":{},"x-gateway2tyk":{"managedBy":"someone-else","route":"shop/old"},"x-tyk-api-gateway":{"info":{"id":"gwapi-11111111111111111111","name":"y","state":{"active":true}}}}`))
+			foreign := []string{"gwapi-00000000000000000000", "gwapi-11111111111111111111", "petstore"}
+
+			r := syncRun(t, f, stream(apis))
+			require.NoError(t, r.err)
+			assert.Zero(t, r.rep.Failed)
+			r = syncRun(t, f, stream(nil))
+			require.NoError(t, r.err)
+			assert.Equal(t, want(plan.Delete, apis...), actions(r.rep))
+			assert.Equal(t, foreign, keys(f.APIs()))
+		})
+	}
+}
+
+func TestScopeLimitsDeletes(t *testing.T) {
+	f := targettest.NewDashboard(t)
+	apis := shop()
+	r := syncRun(t, f, stream(apis))
+	require.NoError(t, r.err)
+	// A sync of namespace shop with nothing rendered deletes shop's APIs only; blog's stay.
+	r = syncRun(t, f, stream(nil), scope("shop"))
+	require.NoError(t, r.err)
+	assert.Equal(t, want(plan.Delete, apis[0], apis[1], apis[2]), actions(r.rep))
+	assert.Equal(t, idsOf(apis[3:]), keys(f.APIs()))
+	// Out-of-scope ConfigMaps in the stream are not synced either.
+	r = syncRun(t, f, stream(apis), scope("blog"))
+	require.NoError(t, r.err)
+	assert.Equal(t, want(plan.Unchanged, apis[3]), actions(r.rep))
+}
+
+func TestCollisionWithForeignAPIIsNotOverwritten(t *testing.T) {
+	f := targettest.NewGateway(t)
+	apis := shop()
+	foreignDoc := fmt.Sprintf(`{"openapi":"3.0.3","info":{"title":"x","version":"1"},"paths":{},"x-tyk-api-gateway":{"info":{"id":%q,"name":"x","state":{"active":true}}}}`, apis[0].ID())
+	f.Put(apis[0].ID(), []byte(foreignDoc))
+	r := syncRun(t, f, stream(apis))
+	require.NoError(t, r.err)
+	assert.Equal(t, 1, r.rep.Failed)
+	assert.Contains(t, r.out, "not overwritten")
+	assert.Contains(t, r.log, "gateway2tyk sync: 1 action(s) failed:")
+	assert.JSONEq(t, foreignDoc, string(f.APIs()[apis[0].ID()]))
+}
+
+func TestFlakyTargetConverges(t *testing.T) {
+	for name, newTarget := range targets {
+		t.Run(name, func(t *testing.T) {
+			f := newTarget(t)
+			f.FailRate, f.Seed = 0.3, 7
+			apis := append(shop(),
+				targettest.API{Route: "shop/search", Gateway: "shop/edge", Hostname: "shop.example.com", Path: "/search", Upstream: "http://search.shop.svc.cluster.local:8080/search"},
+				targettest.API{Route: "shop/reviews", Gateway: "shop/edge", Hostname: "shop.example.com", Path: "/reviews", Upstream: "http://reviews.shop.svc.cluster.local:8080/reviews"},
+				targettest.API{Route: "shop/users", Gateway: "shop/edge", Hostname: "shop.example.com", Path: "/users", Upstream: "http://users.shop.svc.cluster.local:8080/users"},
+			)
+			budget := target.Retry{Attempts: 6, Budget: 40}
+			r := syncRun(t, f, stream(apis), retry(budget))
+			require.NoError(t, r.err)
+			assert.Zero(t, r.rep.Failed, r.out+r.log)
+			injected := 0
+			for _, c := range f.Calls() {
+				if c.Injected {
+					injected++
+				}
+			}
+			assert.Positive(t, injected, "the fake must really fail calls")
+			assert.LessOrEqual(t, r.backoff.retries(), budget.Budget)
+			requireMatches(t, f, apis)
+
+			// Edited and removed routes, still flaky: converges, then a last sync changes nothing.
+			apis[0].Upstream += "-v2"
+			apis = apis[1:]
+			r = syncRun(t, f, stream(apis), retry(budget))
+			require.NoError(t, r.err)
+			assert.Zero(t, r.rep.Failed, r.out+r.log)
+			requireMatches(t, f, apis)
+
+			r = syncRun(t, f, stream(apis), retry(budget))
+			require.NoError(t, r.err)
+			assert.Zero(t, r.rep.Failed, r.out+r.log)
+			assert.Equal(t, want(plan.Unchanged, apis...), actions(r.rep))
+		})
+	}
+}
+
+func TestFailedListingDeletesNothing(t *testing.T) {
+	for name, newTarget := range targets {
+		t.Run(name, func(t *testing.T) {
+			f := newTarget(t)
+			apis := shop()
+			require.NoError(t, syncRun(t, f, stream(apis)).err)
+			before := f.APIs()
+
+			f.FailListing = true
+			f.ResetCalls()
+			r := syncRun(t, f, stream(apis[:1]), retry(target.Retry{Attempts: 3}))
+			require.Error(t, r.err)
+			assert.True(t, errors.Is(r.err, tyksync.ErrListing))
+			assert.Contains(t, r.err.Error(), "nothing was changed")
+			assert.Equal(t, before, f.APIs())
+			for _, c := range f.Calls() {
+				assert.Equal(t, http.MethodGet, c.Method, "only listing calls: %v", c)
+			}
+			assert.Len(t, f.Calls(), 3, "the listing is retried up to the attempts")
+			assert.Empty(t, r.out)
+		})
+	}
+}
+
+func TestPartialListingDeletesNothing(t *testing.T) {
+	f := targettest.NewDashboard(t)
+	apis := shop()
+	require.NoError(t, syncRun(t, f, stream(apis)).err) // 4 APIs, page size 3: two pages
+	before := f.APIs()
+	f.FailPage = 2
+	r := syncRun(t, f, stream(nil), retry(target.Retry{Attempts: 2}))
+	require.Error(t, r.err)
+	assert.Contains(t, r.err.Error(), "p=2")
+	assert.Equal(t, before, f.APIs())
+}
+
+func TestUnreadableConfigMapWithholdsDeletes(t *testing.T) {
+	f := targettest.NewGateway(t)
+	apis := shop()
+	require.NoError(t, syncRun(t, f, stream(apis)).err)
+	broken := apis[0].ConfigMap()
+	broken.Data["tyk-oas.json"] = "{not json"
+	r := syncRun(t, f, targettest.Stream(broken, apis[2].ConfigMap()))
+	require.NoError(t, r.err)
+	assert.Contains(t, r.log, "cannot read ConfigMap shop/"+apis[0].ID())
+	// apis[1] and apis[3] are no longer rendered, and apis[0]'s ConfigMap cannot be read: nothing is deleted
+	// while a ConfigMap cannot be read, and the three withheld deletes fail the run.
+	assert.Equal(t, 3, r.rep.Failed)
+	assert.Equal(t, idsOf(apis), keys(f.APIs()))
+	assert.Contains(t, r.out, "failed: withheld")
+}
+
+func TestWritesFailingAreReportedAfterTryingAll(t *testing.T) {
+	f := targettest.NewDashboard(t)
+	f.Inject = func(method, path string) int {
+		if method == http.MethodPost && path == "/api/apis/oas" {
+			return http.StatusBadGateway
+		}
+		return 0
+	}
+	apis := shop()
+	r := syncRun(t, f, stream(apis), retry(target.Retry{Attempts: 3, Budget: 5}))
+	require.NoError(t, r.err)
+	assert.Equal(t, len(apis), r.rep.Failed, "every create was tried and failed")
+	posts := 0
+	for _, c := range f.Calls() {
+		if c.Method == http.MethodPost {
+			posts++
+		}
+	}
+	assert.Equal(t, len(apis)+5, posts, "one attempt per API plus the run's retry budget")
+	assert.Equal(t, 5, r.backoff.retries())
+	assert.Contains(t, r.out, "502 Bad Gateway")
+	assert.Contains(t, r.out, "sync: 0 created, 0 updated, 0 deleted, 0 unchanged, 4 failed")
+}
+
+func TestBackoffGrowsAndHonoursRetryAfter(t *testing.T) {
+	f := targettest.NewGateway(t)
+	calls := 0
+	f.Inject = func(method, path string) int {
+		if method == http.MethodGet && path == "/tyk/apis/oas" {
+			calls++
+			if calls == 1 {
+				return http.StatusTooManyRequests
+			}
+			if calls < 5 {
+				return http.StatusInternalServerError
+			}
+		}
+		return 0
+	}
+	r := syncRun(t, f, stream(nil), retry(target.Retry{Attempts: 5, Base: 100 * time.Millisecond, Max: 2 * time.Second}), concurrency(1))
+	require.NoError(t, r.err)
+	w := r.backoff.waits
+	require.Len(t, w, 4)
+	// The 429 from the fake carries no Retry-After (only the random failures do): plain backoff, with jitter
+	// between half and all of Base·2^(n-1).
+	for i, d := range w {
+		full := 100 * time.Millisecond << i
+		assert.GreaterOrEqual(t, d, full/2, "wait %d", i)
+		assert.LessOrEqual(t, d, full, "wait %d", i)
+	}
+}
+
+func TestEveryCallHasATimeout(t *testing.T) {
+	f := targettest.NewGateway(t)
+	block := make(chan struct{})
+	defer close(block)
+	f.Inject = func(string, string) int { <-block; return 0 }
+	start := time.Now()
+	r := syncRun(t, f, stream(nil), retry(target.Retry{Attempts: 2}), timeout(20*time.Millisecond))
+	require.Error(t, r.err)
+	assert.Contains(t, r.err.Error(), "deadline exceeded")
+	assert.Less(t, time.Since(start), 5*time.Second)
+}
+
+func TestDryRun(t *testing.T) {
+	f := targettest.NewDashboard(t)
+	apis := shop()
+	require.NoError(t, syncRun(t, f, stream(apis[1:])).err)
+	apis[2].Upstream = "http://changed"
+	// Plan: create apis[0], update apis[2], delete apis[3], apis[1] unchanged.
+	f.ResetCalls()
+	r := syncRun(t, f, stream(apis[:3]), dryRun)
+	require.NoError(t, r.err)
+	assert.Zero(t, f.Changes())
+	for _, c := range f.Calls() {
+		assert.Equal(t, http.MethodGet, c.Method)
+	}
+	rows := map[string]string{
+		apis[0].ID(): "create", apis[1].ID(): "unchanged", apis[2].ID(): "update", apis[3].ID(): "delete",
+	}
+	// Rows are sorted by route, then API ID.
+	order := []targettest.API{apis[3]}
+	if apis[1].ID() < apis[0].ID() {
+		order = append(order, apis[1], apis[0])
+	} else {
+		order = append(order, apis[0], apis[1])
+	}
+	order = append(order, apis[2])
+	var b strings.Builder
+	fmt.Fprintf(&b, "%-9s  %-26s  %s\n", "ACTION", "API ID", "ROUTE")
+	for _, a := range order {
+		fmt.Fprintf(&b, "%-9s  %-26s  %s\n", rows[a.ID()], a.ID(), a.Route)
+	}
+	b.WriteString("plan: 1 to create, 1 to update, 1 to delete, 1 unchanged (dry run: nothing was changed)\n")
+	assert.Equal(t, b.String(), r.out)
+}
+
+func TestCertificates(t *testing.T) {
+	for name, newTarget := range targets {
+		t.Run(name, func(t *testing.T) {
+			f := newTarget(t)
+			cert, key := targettest.NewCertificate(t, "shop.example.com")
+			other, _ := targettest.NewCertificate(t, "other.example.com")
+			certID, otherID := targettest.CertID(f.Org, cert), targettest.CertID(f.Org, other)
+			apis := shop()
+			apis[0].Certificates = []string{certID}
+			apis[2].Certificates = []string{certID}
+			apis[1].Certificates = []string{otherID}
+
+			// The Secret of cert has its key; other's has only tls.crt (as a render's local-config Secret).
+			in := stream(apis, targettest.TLSSecret("shop", "shop-tls", cert, key), targettest.TLSSecret("shop", "other-tls", other, nil))
+			r := syncRun(t, f, in)
+			require.NoError(t, r.err)
+			assert.Equal(t, []string{certID}, f.Certificates())
+			assert.Equal(t, 1, r.rep.Failed, r.out)
+			assert.Contains(t, r.out, "Secret shop/other-tls has no tls.key, and the target does not have it")
+			assert.Equal(t, []string{certID, "upload", "shop/shop-tls", "ok:", "uploaded"}, line(r.out, certID))
+
+			// Once the target has it, a certificate without a Secret only needs checking, and a re-upload of an
+			// existing one is not an error.
+			tgt, err := target.New(f.Settings(), target.Options{})
+			require.NoError(t, err)
+			_, _, err = tgt.UploadCertificate(context.Background(), other, f.Org)
+			require.NoError(t, err)
+			r = syncRun(t, f, in)
+			require.NoError(t, r.err)
+			assert.Zero(t, r.rep.Failed, r.out)
+			assert.Equal(t, []string{certID, "upload", "shop/shop-tls", "ok:", "the", "target", "has", "it"}, line(r.out, certID))
+			assert.Equal(t, []string{otherID, "check", "shop/other-tls", "ok:", "the", "target", "has", "it"}, line(r.out, otherID))
+		})
+	}
+}
+
+func TestCertificateStoredUnderAnotherOrgFails(t *testing.T) {
+	f := targettest.NewDashboard(t)
+	cert, key := targettest.NewCertificate(t, "shop.example.com")
+	wrong := targettest.CertID("000000000000000000000000", cert)
+	apis := shop()[:1]
+	apis[0].Certificates = []string{wrong}
+	r := syncRun(t, f, stream(apis, targettest.TLSSecret("shop", "shop-tls", cert, key)))
+	require.NoError(t, r.err)
+	assert.Equal(t, 1, r.rep.Failed)
+	assert.Contains(t, r.out, "the target's organisation differs")
+}
+
+func TestMarkerIsStampedIntoWhatIsSent(t *testing.T) {
+	f := targettest.NewGateway(t)
+	apis := shop()[:1]
+	require.NoError(t, syncRun(t, f, stream(apis)).err)
+	var doc map[string]any
+	require.NoError(t, json.Unmarshal(f.APIs()[apis[0].ID()], &doc))
+	assert.Equal(t, map[string]any{"managedBy": "gateway2tyk", "route": "shop/cart", "gateway": "shop/edge",
+		"hostname": "shop.example.com", "path": "/cart"}, doc["x-gateway2tyk"])
+}
+
+// line returns the fields of the first output line that starts with prefix.
+func line(out, prefix string) []string {
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, prefix) {
+			return strings.Fields(l)
+		}
+	}
+	return nil
+}
+
+func TestConcurrencyLimit(t *testing.T) {
+	f := targettest.NewGateway(t)
+	var mu gosync.Mutex
+	inFlight, peak := 0, 0
+	f.Inject = func(method, _ string) int {
+		if method != http.MethodPost {
+			return 0
+		}
+		mu.Lock()
+		inFlight++
+		peak = max(peak, inFlight)
+		mu.Unlock()
+		time.Sleep(3 * time.Millisecond)
+		mu.Lock()
+		inFlight--
+		mu.Unlock()
+		return 0
+	}
+	var apis []targettest.API
+	for i := range 12 {
+		apis = append(apis, targettest.API{Route: "shop/r", Gateway: "shop/edge", Path: fmt.Sprintf("/p%d", i), Upstream: "http://u"})
+	}
+	r := syncRun(t, f, stream(apis), concurrency(3))
+	require.NoError(t, r.err)
+	assert.Zero(t, r.rep.Failed)
+	assert.LessOrEqual(t, peak, 3)
+	assert.Greater(t, peak, 1, "calls do run concurrently")
+}
