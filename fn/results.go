@@ -19,15 +19,35 @@ import (
 	"github.com/gateway2tyk/gateway2tyk/fn/tykapi"
 )
 
-// readResults reports the items that could not be read (errors) or were passed over (warnings).
+// readResults reports the items that could not be read (errors) or were passed over (warnings), in the order in
+// which the output lists the items (kind, namespace, name, apiVersion), so that the results do not depend on the
+// order of the input: a second run, on the sorted output, reports them in the same order.
 func readResults(in *read.Result) framework.Results {
 	var out framework.Results
-	for _, p := range in.Problems {
+	for _, p := range inOutputOrder(in.Problems) {
 		out = append(out, result(framework.Error, p.Node, p.Field, p.Message))
 	}
-	for _, p := range in.Ignored {
+	for _, p := range inOutputOrder(in.Ignored) {
 		out = append(out, result(framework.Warning, p.Node, p.Field, p.Message))
 	}
+	return out
+}
+
+// inOutputOrder sorts problems as emit.Upsert sorts items; the problems of one item keep their order.
+func inOutputOrder(problems []read.Problem) []read.Problem {
+	out := append([]read.Problem(nil), problems...)
+	key := func(p read.Problem) [4]string {
+		return [4]string{p.Node.GetKind(), p.Node.GetNamespace(), p.Node.GetName(), p.Node.GetApiVersion()}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := key(out[i]), key(out[j])
+		for k := range a {
+			if a[k] != b[k] {
+				return a[k] < b[k]
+			}
+		}
+		return false
+	})
 	return out
 }
 
@@ -68,6 +88,12 @@ func conditionResults(in *read.Result, att *attachment.Result, tr *translate.Out
 				}
 			}
 		}
+	}
+	for _, m := range att.MissingParents {
+		key := inventory.Key{Group: inventory.GatewayGroup, Kind: inventory.KindHTTPRoute, Namespace: m.Route.Namespace, Name: m.Route.Name}
+		out = append(out, result(framework.Warning, in.Nodes[key], fmt.Sprintf("spec.parentRefs[%d]", m.Index),
+			fmt.Sprintf("Gateway %s is not in the input (or cannot be read), so the route is attached to nothing through "+
+				"this parentRef; give the Gateway as an input object if it exists", m.Gateway)))
 	}
 	for _, r := range tr.Routes {
 		hr := r.Route.Route

@@ -2,6 +2,7 @@ package attachment
 
 import (
 	"k8s.io/apimachinery/pkg/types"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/gateway2tyk/gateway2tyk/fn/inventory"
 )
@@ -31,8 +32,27 @@ func Attach(inv *inventory.Inventory, controllerName string, env Environment) *R
 		if r := attachRoute(hr, res.GatewaysByName, inv); r != nil {
 			res.Routes = append(res.Routes, r)
 		}
+		res.MissingParents = append(res.MissingParents, missingParents(hr, inv)...)
 	}
 	return res
+}
+
+// missingParents lists a route's parentRefs to a Gateway that is not in the inventory.
+func missingParents(hr *gwv1.HTTPRoute, inv *inventory.Inventory) []MissingParent {
+	var out []MissingParent
+	for i, ref := range hr.Spec.ParentRefs {
+		if ref.Group == nil || string(*ref.Group) != inventory.GatewayGroup || ref.Kind == nil || string(*ref.Kind) != inventory.KindGateway {
+			continue
+		}
+		nn := types.NamespacedName{Namespace: hr.Namespace, Name: string(ref.Name)}
+		if ref.Namespace != nil {
+			nn.Namespace = string(*ref.Namespace)
+		}
+		if inv.Gateways[nn] == nil {
+			out = append(out, MissingParent{Route: hr, Index: i, Gateway: nn})
+		}
+	}
+	return out
 }
 
 // CountAttachedRoutes implements ListenerStatus.attachedRoutes: on each listener, the number of routes that

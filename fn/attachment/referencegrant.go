@@ -24,7 +24,9 @@ func permitted(from refFrom, to refTo, inv *inventory.Inventory) bool {
 	if from.namespace == to.namespace {
 		return true
 	}
-	for _, g := range inv.ReferenceGrants[to.namespace] {
+	// The grants of the target namespace that name the referring namespace and kind in spec.from (looked up by
+	// key: a shared namespace may hold a grant for every other namespace).
+	for _, g := range inv.GrantsFrom[inventory.GrantFrom{To: to.namespace, Group: from.group, Kind: from.kind, Namespace: from.namespace}] {
 		if grantAllows(g, from, to) {
 			return true
 		}

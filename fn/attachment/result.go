@@ -17,6 +17,17 @@ type Result struct {
 	GatewaysByName map[types.NamespacedName]*Gateway
 	// Routes are the HTTPRoutes with at least one parentRef to one of our Gateways, sorted by namespace and name.
 	Routes []*Route
+	// MissingParents are the parentRefs, of any route, to a Gateway that is not in the input (or could not be
+	// read): the route is attached to nothing through them, which is worth a warning (a typo in the name or
+	// namespace, or a Gateway left out of the input). Sorted by route, then parentRef.
+	MissingParents []MissingParent
+}
+
+// MissingParent is a parentRef to a Gateway that is not in the input.
+type MissingParent struct {
+	Route   *gwv1.HTTPRoute
+	Index   int // in spec.parentRefs
+	Gateway types.NamespacedName
 }
 
 // Class is one of our GatewayClasses.
