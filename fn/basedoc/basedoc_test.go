@@ -163,14 +163,14 @@ func TestOlderTieBreaksOnNamespaceThenName(t *testing.T) {
 		d.Namespace = namespace
 		return d
 	}
-	assert.True(t, older(def("b", "b", march), def("a", "a", january)), "older timestamp first")
-	assert.False(t, older(def("a", "a", january), def("b", "b", march)))
-	assert.True(t, older(def("a", "z", march), def("b", "a", march)), "same age: namespace first")
-	assert.True(t, older(def("a", "a", march), def("a", "b", march)), "same namespace: name")
-	assert.True(t, older(def("z", "z", march), def("a", "a", time.Time{})), "unset is the newest")
-	assert.False(t, older(def("a", "a", time.Time{}), def("z", "z", march)))
-	assert.True(t, older(def("a", "a", time.Time{}), def("a", "b", time.Time{})), "both unset: name")
-	assert.False(t, older(def("a", "a", march), def("a", "a", march)), "not older than itself")
+	assert.True(t, inventory.Older(def("b", "b", march), def("a", "a", january)), "older timestamp first")
+	assert.False(t, inventory.Older(def("a", "a", january), def("b", "b", march)))
+	assert.True(t, inventory.Older(def("a", "z", march), def("b", "a", march)), "same age: namespace first")
+	assert.True(t, inventory.Older(def("a", "a", march), def("a", "b", march)), "same namespace: name")
+	assert.True(t, inventory.Older(def("z", "z", march), def("a", "a", time.Time{})), "unset is the newest")
+	assert.False(t, inventory.Older(def("a", "a", time.Time{}), def("z", "z", march)))
+	assert.True(t, inventory.Older(def("a", "a", time.Time{}), def("a", "b", time.Time{})), "both unset: name")
+	assert.False(t, inventory.Older(def("a", "a", march), def("a", "a", march)), "not older than itself")
 }
 
 // TestResolveRouteBeatsGateway: the definition on the route applies to the route's APIs even when the one on

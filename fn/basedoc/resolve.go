@@ -114,7 +114,7 @@ func Resolve(inv *inventory.Inventory) *Result {
 	won := map[*Definition][]string{}
 	lost := map[*Definition][]string{}
 	for t, ds := range contenders {
-		sort.Slice(ds, func(i, j int) bool { return older(ds[i].Def, ds[j].Def) })
+		sort.Slice(ds, func(i, j int) bool { return inventory.Older(ds[i].Def, ds[j].Def) })
 		winner := ds[0]
 		name := t.kind + " " + t.key.String()
 		won[winner] = append(won[winner], name)
@@ -150,25 +150,6 @@ func Resolve(inv *inventory.Inventory) *Result {
 		}
 	}
 	return res
-}
-
-// older is the Gateway API tie-break: the oldest creationTimestamp (an unset one counts as the newest), then
-// namespace/name.
-func older(a, b *tykapi.TykOasApiDefinition) bool {
-	ta, tb := a.CreationTimestamp, b.CreationTimestamp
-	if !ta.Equal(&tb) {
-		switch {
-		case ta.IsZero():
-			return false
-		case tb.IsZero():
-			return true
-		}
-		return ta.Before(&tb)
-	}
-	if a.Namespace != b.Namespace {
-		return a.Namespace < b.Namespace
-	}
-	return a.Name < b.Name
 }
 
 // readDocument reads a definition's base document from its ConfigMap and checks it: the reference's

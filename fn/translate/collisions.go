@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/gateway2tyk/gateway2tyk/fn/attachment"
+	"github.com/gateway2tyk/gateway2tyk/fn/inventory"
 	"github.com/gateway2tyk/gateway2tyk/fn/status"
 )
 
@@ -26,13 +27,20 @@ func resolveCollisions(candidates []*API, routes []*Route) []*API {
 	kept := dataPlaneShared(candidates, byRoute)
 
 	groups := map[string][]*API{}
-	for _, a := range kept {
-		groups[claimKey(a)] = append(groups[claimKey(a)], a)
+	keys := make([]string, len(kept))
+	for i, a := range kept {
+		keys[i] = claimKey(a)
+		groups[keys[i]] = append(groups[keys[i]], a)
+	}
+	// The winner of each claim is found once: routes that all claim one path (no hostname, path /) make one
+	// group as large as the fleet.
+	winners := make(map[string]*API, len(groups))
+	for k, g := range groups {
+		winners[k] = oldest(g)
 	}
 	var out []*API
-	for _, a := range kept {
-		g := groups[claimKey(a)]
-		winner := oldest(g)
+	for i, a := range kept {
+		winner := winners[keys[i]]
 		if a == winner {
 			out = append(out, a)
 			continue
@@ -137,24 +145,12 @@ func oldest(apis []*API) *API {
 	return best
 }
 
+// olderRoute applies Gateway API's precedence between the routes of two APIs; the API ID breaks the tie between
+// two APIs of one route.
 func olderRoute(a, b *API) bool {
 	ra, rb := a.Route.Route, b.Route.Route
-	ta, tb := ra.CreationTimestamp, rb.CreationTimestamp
-	if !ta.Equal(&tb) {
-		// An unset timestamp (a route not yet applied) counts as the newest.
-		switch {
-		case ta.IsZero():
-			return false
-		case tb.IsZero():
-			return true
-		}
-		return ta.Before(&tb)
-	}
-	if ra.Namespace != rb.Namespace {
-		return ra.Namespace < rb.Namespace
-	}
-	if ra.Name != rb.Name {
-		return ra.Name < rb.Name
+	if inventory.Older(ra, rb) || inventory.Older(rb, ra) {
+		return inventory.Older(ra, rb)
 	}
 	return a.ID < b.ID
 }
