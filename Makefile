@@ -16,7 +16,7 @@ GO_VERSION     := $(shell sed -n 's/^go //p' go.mod)
 
 .DEFAULT_GOAL := build
 
-.PHONY: help build demo test vet fmt-check go-test check-dockerfile image image-test clean
+.PHONY: help build demo test vet fmt-check go-test check-dockerfile image image-test bench clean
 
 help: ## Show the targets
 	@echo "make build          build bin/gateway2tyk"
@@ -26,7 +26,9 @@ help: ## Show the targets
 	@echo "make check-dockerfile  check that the Dockerfile builds what make build and bin/kustomize build"
 	@echo "make image          docker build the image $(IMAGE) (needs a Docker engine)"
 	@echo "make image-test     run the built image $(IMAGE) as nobody with no network, on $(EXAMPLE)"
+	@echo "make bench          time gateway2tyk against a no-op KRM function on generated fleets (SIZES=\"1000 10000\")"
 	@echo "make clean          remove bin/"
+	@echo "make fuzz           run each fuzz target for FUZZTIME (default $(FUZZTIME)), one after another"
 
 # The Go build decides what is out of date, so build always runs it.
 build:
@@ -85,5 +87,29 @@ image-test:
 	grep -q 'gateway2tyk.io/api-id' $(BIN)/image-test-output.yaml
 	@echo "image-test: $(IMAGE) rendered $(EXAMPLE) as nobody with no network"
 
+# Wall time and peak memory of the render and of a no-op kyaml function, on generated ResourceLists of SIZES
+# routes (bench/out/, not committed). BENCHMARKS.md records a run. SIZES="1000 10000 50000" adds the large fleet.
+SIZES ?= 1000 10000
+RUNS  ?= 2
+bench:
+	SIZES="$(SIZES)" RUNS="$(RUNS)" GO="$(GO)" sh bench/run.sh
+
 clean:
 	rm -rf $(BIN)
+
+# Fuzzing: go test -fuzz runs one target at a time, so each target runs for FUZZTIME in turn. `make test` runs only
+# their seed corpus (the golden inputs, edge seeds and testdata/fuzz/<target>). A crasher is written to
+# <package>/testdata/fuzz/<target>/<id>: commit it with a named regression test, and fix it. The corpus found
+# while fuzzing is kept in the Go build cache, so successive runs build on each other.
+FUZZTIME         ?= 60s
+FUZZMINIMIZETIME ?= 2s
+FUZZPARALLEL     ?= 2
+FUZZ_TARGETS     := ./fn/read:FuzzItems ./fn:FuzzPipeline ./fn:FuzzPipelineMutated
+.PHONY: fuzz
+fuzz:
+	@for t in $(FUZZ_TARGETS); do \
+		pkg=$${t%%:*}; name=$${t##*:}; \
+		echo "== $$name ($$pkg) for $(FUZZTIME)"; \
+		$(GO) test $$pkg -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZETIME) \
+			-parallel $(FUZZPARALLEL) || exit 1; \
+	done

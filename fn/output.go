@@ -3,50 +3,88 @@ package fn
 import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/gateway2tyk/gateway2tyk/fn/attachment"
 	"github.com/gateway2tyk/gateway2tyk/fn/config"
 	"github.com/gateway2tyk/gateway2tyk/fn/emit"
+	"github.com/gateway2tyk/gateway2tyk/fn/hook"
 	"github.com/gateway2tyk/gateway2tyk/fn/inventory"
+	"github.com/gateway2tyk/gateway2tyk/fn/parallel"
 	"github.com/gateway2tyk/gateway2tyk/fn/read"
 	"github.com/gateway2tyk/gateway2tyk/fn/status"
 	"github.com/gateway2tyk/gateway2tyk/fn/translate"
 )
 
-// emitAPIs builds the output objects of every API, in API ID order.
-func emitAPIs(tr *translate.Output, cfg config.Spec) ([]*yaml.RNode, error) {
+// emitAPIs builds the output objects of every API, in API ID order. The APIs are independent: their documents
+// are encoded on every core (parallel.Map keeps the order), and the conditions of each parent are encoded once.
+// Unless keepDocuments, each API's Document is dropped once it is encoded.
+func emitAPIs(tr *translate.Output, cfg config.Spec, keepDocuments bool) ([]*yaml.RNode, error) {
 	conds := parentConditions(tr)
-	var out []*yaml.RNode
+	condJSON := map[*attachment.Parent]string{}
 	for _, api := range tr.APIs {
-		doc, err := api.Encode()
-		if err != nil {
-			return nil, err
+		if _, done := condJSON[api.Parent]; done {
+			continue
 		}
 		cj, err := status.Encode(conds[api.Parent])
 		if err != nil {
 			return nil, err
 		}
+		condJSON[api.Parent] = cj
+	}
+	type built struct {
+		nodes []*yaml.RNode
+		err   error
+	}
+	all := parallel.Map(len(tr.APIs), func(i int) built {
+		api := tr.APIs[i]
+		doc, err := api.Encode()
+		if err != nil {
+			return built{err: err}
+		}
+		if !keepDocuments {
+			api.Document = nil
+		}
 		hr, gw := api.Route.Route, api.Parent.Gateway.Gateway
 		e := emit.API{
 			ID: api.ID, Namespace: hr.Namespace,
 			Route: hr.Namespace + "/" + hr.Name, Gateway: gw.Namespace + "/" + gw.Name,
-			Hostname: api.Hostname, Path: api.Path, Conditions: cj, Document: doc,
+			Hostname: api.Hostname, Path: api.Path, Conditions: condJSON[api.Parent], Document: doc,
 		}
 		cm, err := emit.ConfigMap(e)
 		if err != nil {
-			return nil, err
+			return built{err: err}
 		}
-		out = append(out, cm)
-		if cfg.Output == config.OutputTykOasApiDefinition {
-			def, err := emit.TykOasApiDefinition(e)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, def)
+		if cfg.Output != config.OutputTykOasApiDefinition {
+			return built{nodes: []*yaml.RNode{cm}}
 		}
+		def, err := emit.TykOasApiDefinition(e)
+		if err != nil {
+			return built{err: err}
+		}
+		return built{nodes: []*yaml.RNode{cm, def}}
+	})
+	var out []*yaml.RNode
+	for _, b := range all {
+		if b.err != nil {
+			return nil, b.err
+		}
+		out = append(out, b.nodes...)
 	}
 	return out, nil
 }
 
-func upsert(items, emitted []*yaml.RNode) []*yaml.RNode { return emit.Upsert(items, emitted) }
+// upsert replaces the objects of an earlier run (APIs and the sync hook) with this run's.
+func upsert(items, emitted []*yaml.RNode) []*yaml.RNode {
+	return emit.Upsert(hook.Without(items), emitted)
+}
+
+// hookAPIs is what the sync hook needs of the APIs: their namespaces and Gateways.
+func hookAPIs(tr *translate.Output) []hook.API {
+	out := make([]hook.API, 0, len(tr.APIs))
+	for _, api := range tr.APIs {
+		out = append(out, hook.API{Namespace: api.Route.Route.Namespace, Gateway: api.Parent.Gateway.Gateway})
+	}
+	return out
+}
 
 // dropInputs leaves out the Gateway API objects and attached TykOasApiDefinitions that were read, for
 // inputs: Drop; everything else passes through.

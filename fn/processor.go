@@ -11,6 +11,7 @@ import (
 	"github.com/gateway2tyk/gateway2tyk/fn/attachment"
 	"github.com/gateway2tyk/gateway2tyk/fn/basedoc"
 	"github.com/gateway2tyk/gateway2tyk/fn/config"
+	"github.com/gateway2tyk/gateway2tyk/fn/hook"
 	"github.com/gateway2tyk/gateway2tyk/fn/operatorcontext"
 	"github.com/gateway2tyk/gateway2tyk/fn/read"
 	"github.com/gateway2tyk/gateway2tyk/fn/status"
@@ -33,7 +34,7 @@ func (p Processor) Process(rl *framework.ResourceList) error {
 		rl.Results = append(rl.Results, &framework.Result{Severity: framework.Error, Message: err.Error()})
 		return p.fail(rl.Results, err.Error())
 	}
-	out, err := Render(rl.Items, cfg)
+	out, err := render(rl.Items, cfg, false)
 	rl.Items = out.Items
 	rl.Results = append(rl.Results, out.Results...)
 	if err != nil {
@@ -80,7 +81,12 @@ type Output struct {
 
 // Render runs the stages over the items. It returns an error only when an output object cannot be built; every
 // problem with the input is a result.
-func Render(items []*yaml.RNode, cfg config.Spec) (*Output, error) {
+func Render(items []*yaml.RNode, cfg config.Spec) (*Output, error) { return render(items, cfg, true) }
+
+// render is Render; the KRM function, which needs only the items and results, passes keepDocuments false, so that
+// each API's document is let go as soon as it is encoded (at fleet scale the documents are a large part of the
+// memory a run needs).
+func render(items []*yaml.RNode, cfg config.Spec, keepDocuments bool) (*Output, error) {
 	in := read.Items(items)
 	env := operatorcontext.New(in.Inventory)
 	att := attachment.Attach(in.Inventory, cfg.ControllerName, env)
@@ -97,10 +103,13 @@ func Render(items []*yaml.RNode, cfg config.Spec) (*Output, error) {
 	if err := writeStatus(in, att, tr, bases, cfg.ControllerName); err != nil {
 		return &Output{Items: items, Results: out.Results}, err
 	}
-	emitted, err := emitAPIs(tr, cfg)
+	emitted, err := emitAPIs(tr, cfg, keepDocuments)
 	if err != nil {
 		return &Output{Items: items, Results: out.Results}, err
 	}
+	hookObjects, hookResults := hook.Build(cfg.SyncHook, cfg.ControllerName, in.Inventory, hookAPIs(tr))
+	out.Results = append(out.Results, hookResults...)
+	emitted = append(emitted, hookObjects...)
 	kept := items
 	if cfg.Inputs == config.InputsDrop {
 		kept = dropInputs(items, in)

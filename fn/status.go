@@ -8,6 +8,7 @@ import (
 	"github.com/gateway2tyk/gateway2tyk/fn/basedoc"
 	"github.com/gateway2tyk/gateway2tyk/fn/emit"
 	"github.com/gateway2tyk/gateway2tyk/fn/inventory"
+	"github.com/gateway2tyk/gateway2tyk/fn/parallel"
 	"github.com/gateway2tyk/gateway2tyk/fn/read"
 	"github.com/gateway2tyk/gateway2tyk/fn/status"
 	"github.com/gateway2tyk/gateway2tyk/fn/translate"
@@ -15,44 +16,53 @@ import (
 )
 
 // writeStatus writes the would-be status of every GatewayClass, Gateway and HTTPRoute of ours onto its item.
+// The status JSON of each object is encoded on every core; the annotations are then set one by one, in order.
 func writeStatus(in *read.Result, att *attachment.Result, tr *translate.Output, bases *basedoc.Result, controller string) error {
+	type job struct {
+		key    inventory.Key
+		status func() any
+	}
+	var jobs []job
 	for name, c := range att.Classes {
-		if err := annotate(in, inventory.Key{Group: inventory.GatewayGroup, Kind: inventory.KindGatewayClass, Name: name},
-			status.ConditionsStatus{Conditions: c.Conditions}); err != nil {
-			return err
-		}
+		jobs = append(jobs, job{inventory.Key{Group: inventory.GatewayGroup, Kind: inventory.KindGatewayClass, Name: name},
+			func() any { return status.ConditionsStatus{Conditions: c.Conditions} }})
 	}
 	for _, g := range att.Gateways {
-		if err := annotate(in, gatewayKey(g), gatewayStatus(g)); err != nil {
-			return err
-		}
+		jobs = append(jobs, job{gatewayKey(g), func() any { return gatewayStatus(g) }})
 	}
 	for _, r := range tr.Routes {
 		key := inventory.Key{Group: inventory.GatewayGroup, Kind: inventory.KindHTTPRoute,
 			Namespace: r.Route.Route.Namespace, Name: r.Route.Route.Name}
-		if err := annotate(in, key, routeStatus(r, controller)); err != nil {
-			return err
-		}
+		jobs = append(jobs, job{key, func() any { return routeStatus(r, controller) }})
 	}
 	for _, d := range bases.Definitions {
 		key := inventory.Key{Group: tykapi.Group, Kind: tykapi.KindTykOasApiDefinition, Namespace: d.Def.Namespace, Name: d.Def.Name}
-		if err := annotate(in, key, status.ConditionsStatus{Conditions: []metav1.Condition{d.Accepted}}); err != nil {
+		jobs = append(jobs, job{key, func() any { return status.ConditionsStatus{Conditions: []metav1.Condition{d.Accepted}} }})
+	}
+	type encoded struct {
+		js  string
+		err error
+	}
+	all := parallel.Map(len(jobs), func(i int) encoded {
+		if in.Nodes[jobs[i].key] == nil {
+			return encoded{}
+		}
+		js, err := status.Encode(jobs[i].status())
+		return encoded{js, err}
+	})
+	for i, e := range all {
+		node := in.Nodes[jobs[i].key]
+		if node == nil {
+			continue
+		}
+		if e.err != nil {
+			return e.err
+		}
+		if err := emit.SetStatus(node, e.js); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-func annotate(in *read.Result, key inventory.Key, v any) error {
-	node := in.Nodes[key]
-	if node == nil {
-		return nil
-	}
-	js, err := status.Encode(v)
-	if err != nil {
-		return err
-	}
-	return emit.SetStatus(node, js)
 }
 
 func gatewayKey(g *attachment.Gateway) inventory.Key {

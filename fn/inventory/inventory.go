@@ -58,10 +58,14 @@ type Inventory struct {
 	HTTPRoutes     map[types.NamespacedName]*gwv1.HTTPRoute
 	// ReferenceGrants are indexed by their own namespace: a grant only ever permits references into it.
 	ReferenceGrants map[string][]*gwv1.ReferenceGrant
-	Services        map[types.NamespacedName]*corev1.Service
-	Secrets         map[types.NamespacedName]*corev1.Secret
-	Namespaces      map[string]*corev1.Namespace
-	ConfigMaps      map[types.NamespacedName]*corev1.ConfigMap
+	// GrantsFrom indexes the same grants by what they permit references from: the grant's namespace and one of
+	// its spec.from entries. A lookup for one reference finds the few grants that can permit it, however many
+	// grants a shared namespace holds.
+	GrantsFrom map[GrantFrom][]*gwv1.ReferenceGrant
+	Services   map[types.NamespacedName]*corev1.Service
+	Secrets    map[types.NamespacedName]*corev1.Secret
+	Namespaces map[string]*corev1.Namespace
+	ConfigMaps map[types.NamespacedName]*corev1.ConfigMap
 	// EndpointSlices are indexed by the Service they belong to (label kubernetes.io/service-name).
 	EndpointSlices       map[types.NamespacedName][]*discoveryv1.EndpointSlice
 	OperatorContexts     map[types.NamespacedName]*tykapi.OperatorContext
@@ -71,6 +75,22 @@ type Inventory struct {
 	GatewayList    []*gwv1.Gateway
 	RouteList      []*gwv1.HTTPRoute
 	DefinitionList []*tykapi.TykOasApiDefinition
+
+	// grantSeen and sliceSeen hold the keys of the objects filed in lists, so that a duplicate is found by key.
+	grantSeen map[types.NamespacedName]bool
+	sliceSeen map[sliceKey]bool
+}
+
+// sliceKey identifies an EndpointSlice among its Service's slices.
+type sliceKey struct {
+	service types.NamespacedName
+	name    string
+}
+
+// GrantFrom is the key of Inventory.GrantsFrom: references from objects of Group and Kind in Namespace into
+// the grant's own namespace, To.
+type GrantFrom struct {
+	To, Group, Kind, Namespace string
 }
 
 // New returns an empty inventory.
@@ -80,6 +100,9 @@ func New() *Inventory {
 		Gateways:             map[types.NamespacedName]*gwv1.Gateway{},
 		HTTPRoutes:           map[types.NamespacedName]*gwv1.HTTPRoute{},
 		ReferenceGrants:      map[string][]*gwv1.ReferenceGrant{},
+		GrantsFrom:           map[GrantFrom][]*gwv1.ReferenceGrant{},
+		grantSeen:            map[types.NamespacedName]bool{},
+		sliceSeen:            map[sliceKey]bool{},
 		Services:             map[types.NamespacedName]*corev1.Service{},
 		Secrets:              map[types.NamespacedName]*corev1.Secret{},
 		Namespaces:           map[string]*corev1.Namespace{},
@@ -105,10 +128,8 @@ func (inv *Inventory) Add(obj any) bool {
 	case *gwv1.HTTPRoute:
 		return put(inv.HTTPRoutes, nn(o.Namespace, o.Name), o)
 	case *gwv1.ReferenceGrant:
-		for _, g := range inv.ReferenceGrants[o.Namespace] {
-			if g.Name == o.Name {
-				return false
-			}
+		if !first(inv.grantSeen, nn(o.Namespace, o.Name)) {
+			return false
 		}
 		inv.ReferenceGrants[o.Namespace] = append(inv.ReferenceGrants[o.Namespace], o)
 		return true
@@ -122,10 +143,8 @@ func (inv *Inventory) Add(obj any) bool {
 		return put(inv.ConfigMaps, nn(o.Namespace, o.Name), o)
 	case *discoveryv1.EndpointSlice:
 		svc := nn(o.Namespace, o.Labels[discoveryv1.LabelServiceName])
-		for _, s := range inv.EndpointSlices[svc] {
-			if s.Name == o.Name {
-				return false
-			}
+		if !first(inv.sliceSeen, sliceKey{svc, o.Name}) {
+			return false
 		}
 		inv.EndpointSlices[svc] = append(inv.EndpointSlices[svc], o)
 		return true
@@ -137,6 +156,15 @@ func (inv *Inventory) Add(obj any) bool {
 	return false
 }
 
+// first records a key in a set, and reports whether it is new.
+func first[K comparable](set map[K]bool, k K) bool {
+	if set[k] {
+		return false
+	}
+	set[k] = true
+	return true
+}
+
 func put[K comparable, V any](m map[K]V, k K, v V) bool {
 	if _, dup := m[k]; dup {
 		return false
@@ -145,14 +173,25 @@ func put[K comparable, V any](m map[K]V, k K, v V) bool {
 	return true
 }
 
-// Seal builds the sorted lists. Call it once, after the last Add.
+// Seal builds the sorted lists and GrantsFrom. Call it once, after the last Add.
 func (inv *Inventory) Seal() {
 	inv.ClassList = sortedValues(inv.GatewayClasses, func(a, b string) bool { return a < b })
 	inv.GatewayList = sortedValues(inv.Gateways, lessNN)
 	inv.RouteList = sortedValues(inv.HTTPRoutes, lessNN)
 	inv.DefinitionList = sortedValues(inv.TykOasApiDefinitions, lessNN)
+	inv.GrantsFrom = map[GrantFrom][]*gwv1.ReferenceGrant{}
 	for _, grants := range inv.ReferenceGrants {
 		sort.Slice(grants, func(i, j int) bool { return grants[i].Name < grants[j].Name })
+		for _, g := range grants {
+			seen := map[GrantFrom]bool{}
+			for _, f := range g.Spec.From {
+				k := GrantFrom{To: g.Namespace, Group: string(f.Group), Kind: string(f.Kind), Namespace: string(f.Namespace)}
+				if !seen[k] {
+					seen[k] = true
+					inv.GrantsFrom[k] = append(inv.GrantsFrom[k], g)
+				}
+			}
+		}
 	}
 	for _, slices := range inv.EndpointSlices {
 		sort.Slice(slices, func(i, j int) bool { return slices[i].Name < slices[j].Name })

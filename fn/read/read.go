@@ -17,6 +17,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/gateway2tyk/gateway2tyk/fn/inventory"
+	"github.com/gateway2tyk/gateway2tyk/fn/parallel"
 	"github.com/gateway2tyk/gateway2tyk/fn/tykapi"
 )
 
@@ -86,60 +87,92 @@ var kinds = map[string]map[string]kind{
 	},
 }
 
-// Items reads the items of a ResourceList.
+// Items reads the items of a ResourceList. Items are decoded and validated on every core (each one on its own:
+// decode, defaults and inventory.Validate depend on the item alone), then filed in input order, so the
+// inventory, the problems and which of two duplicates is read do not depend on scheduling.
 func Items(items []*yaml.RNode) *Result {
 	res := &Result{Inventory: inventory.New(), Nodes: map[inventory.Key]*yaml.RNode{}}
-	for _, node := range items {
-		res.item(node)
+	for i, r := range parallel.Map(len(items), func(i int) itemRead { return readItem(items[i]) }) {
+		res.file(items[i], r)
 	}
 	res.Inventory.Seal()
 	return res
 }
 
-func (res *Result) item(node *yaml.RNode) {
+// itemRead is what readItem makes of one item.
+type itemRead struct {
+	skip bool // not an object the render reads (or its own earlier output): it passes through untouched
+	key  inventory.Key
+	// ignored is the warning for a read kind in a version the render does not know.
+	ignored *Problem
+	obj     any
+	// decodeErr is why the item cannot be decoded; problems are what validation found.
+	decodeErr error
+	problems  []inventory.FieldProblem
+}
+
+func readItem(node *yaml.RNode) itemRead {
 	meta, err := node.GetMeta()
 	if err != nil {
-		return // not a Kubernetes object: nothing to read, and it passes through untouched
+		return itemRead{skip: true} // not a Kubernetes object: nothing to read, and it passes through untouched
 	}
 	group, version := splitAPIVersion(meta.APIVersion)
 	byKind, ok := kinds[group]
 	if !ok {
-		return
+		return itemRead{skip: true}
 	}
 	k, ok := byKind[meta.Kind]
 	if !ok {
-		return
+		return itemRead{skip: true}
 	}
 	key := inventory.Key{Group: group, Kind: meta.Kind, Namespace: meta.Namespace, Name: meta.Name}
 	if meta.Labels[ManagedByLabel] == ManagedByValue {
-		return
+		return itemRead{skip: true}
 	}
 	if !contains(k.versions, version) {
-		res.Ignored = append(res.Ignored, Problem{Key: key, Node: node, Field: "apiVersion",
+		return itemRead{key: key, ignored: &Problem{Key: key, Node: node, Field: "apiVersion",
 			Message: fmt.Sprintf("%s is not a version gateway2tyk reads (%s/%s); the object is passed through unread",
-				meta.APIVersion, group, strings.Join(k.versions, ", "))})
-		return
+				meta.APIVersion, group, strings.Join(k.versions, ", "))}}
+	}
+	if group == inventory.GatewayGroup {
+		// Every Gateway API kind requires spec; decoding would silently read a missing one as empty.
+		if f := node.Field("spec"); f == nil || yaml.IsMissingOrNull(f.Value) {
+			return itemRead{key: key, decodeErr: &fieldError{field: "spec", message: "required"}}
+		}
 	}
 	obj := k.newObj()
 	if err := decode(node, obj); err != nil {
-		res.problem(key, node, err)
-		return
+		return itemRead{key: key, decodeErr: err}
 	}
 	if k.defaults != nil {
 		k.defaults(obj)
 	}
-	if errs := inventory.Validate(obj); len(errs) > 0 {
-		for _, e := range errs {
-			res.Problems = append(res.Problems, Problem{Key: key, Node: node, Field: e.Field, Message: e.Message})
+	return itemRead{key: key, obj: obj, problems: inventory.Validate(obj)}
+}
+
+// file records what was read of one item, in input order.
+func (res *Result) file(node *yaml.RNode, r itemRead) {
+	switch {
+	case r.skip:
+		return
+	case r.ignored != nil:
+		res.Ignored = append(res.Ignored, *r.ignored)
+		return
+	case r.decodeErr != nil:
+		res.problem(r.key, node, r.decodeErr)
+		return
+	case len(r.problems) > 0:
+		for _, e := range r.problems {
+			res.Problems = append(res.Problems, Problem{Key: r.key, Node: node, Field: e.Field, Message: e.Message})
 		}
 		return
 	}
-	if !res.Inventory.Add(obj) {
-		res.Problems = append(res.Problems, Problem{Key: key, Node: node, Field: "metadata.name",
+	if !res.Inventory.Add(r.obj) {
+		res.Problems = append(res.Problems, Problem{Key: r.key, Node: node, Field: "metadata.name",
 			Message: "duplicate object: another item has the same kind, namespace and name; only the first is read"})
 		return
 	}
-	res.Nodes[key] = node
+	res.Nodes[r.key] = node
 }
 
 func (res *Result) problem(key inventory.Key, node *yaml.RNode, err error) {
@@ -202,7 +235,7 @@ func jsonNames(field string) []string {
 }
 
 func decode(node *yaml.RNode, obj any) error {
-	data, err := node.MarshalJSON()
+	data, err := toJSON(node)
 	if err != nil {
 		return err
 	}
@@ -224,4 +257,51 @@ func decode(node *yaml.RNode, obj any) error {
 		return fmt.Errorf("cannot be read as JSON: %v", err)
 	}
 	return &fieldError{message: strings.TrimPrefix(err.Error(), "json: ")}
+}
+
+// toJSON is node.MarshalJSON(), faster. MarshalJSON encodes the node to YAML text, parses that text into generic
+// values and marshals them to JSON; decoding the node into the same generic values directly (yaml.v3's own
+// Node.Decode, the decoder the parse would use) skips the text. The two agree whenever the text reads back as
+// the node, which holds for nodes the parser made, as items are, but for two cases that toJSON leaves to
+// MarshalJSON: an alias (the text of one item does not hold an anchor defined in another item, so MarshalJSON
+// fails), and comments inside the item (which yaml.v3 can write where they do not read back). Any failure also
+// goes to MarshalJSON, so that errors are its errors, word for word. read_test.go compares the two.
+func toJSON(node *yaml.RNode) ([]byte, error) {
+	y := node.YNode()
+	if y == nil || !plainTree(y, true) {
+		return node.MarshalJSON()
+	}
+	var v any
+	var err error
+	if y.Kind == yaml.SequenceNode {
+		var a []any
+		err = y.Decode(&a)
+		v = a
+	} else {
+		m := map[string]any{}
+		err = y.Decode(&m)
+		v = m
+	}
+	if err != nil {
+		return node.MarshalJSON()
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		return node.MarshalJSON()
+	}
+	return data, nil
+}
+
+// plainTree reports whether a node and everything under it is free of aliases and of comments (but for a head
+// comment on the item itself, which is written above the item and read back as it was).
+func plainTree(n *yaml.Node, root bool) bool {
+	if n.Kind == yaml.AliasNode || n.LineComment != "" || n.FootComment != "" || (!root && n.HeadComment != "") {
+		return false
+	}
+	for _, c := range n.Content {
+		if !plainTree(c, false) {
+			return false
+		}
+	}
+	return true
 }

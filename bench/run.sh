@@ -1,0 +1,107 @@
+#!/bin/sh
+# make bench: builds gateway2tyk and the no-op baseline (bench/noop: framework.Execute with a processor that does
+# nothing), generates a ResourceList of N routes for each size (bench/gen, seed 1) into bench/out/, and measures
+# the wall time and the peak RSS of both on the same inputs, one after the other, RUNS times each (the best run
+# of each is reported; a shared machine makes single runs noisy). Prints a table and the growth of the render's
+# time from one size to the next.
+#
+#   SIZES    route counts                      (default "1000 10000"; e.g. SIZES="1000 10000 50000")
+#   RUNS     runs of each binary at each size  (default 2)
+#   TIMEOUT  seconds allowed for one run       (default 900)
+#   SEED     generator seed                    (default 1)
+#
+# Plain sh: every step checks its own status (no pipefail).
+
+SIZES=${SIZES:-"1000 10000"}
+RUNS=${RUNS:-2}
+TIMEOUT=${TIMEOUT:-900}
+SEED=${SEED:-1}
+GO=${GO:-go}
+OUT=bench/out
+
+cd "$(dirname "$0")/.." || exit 1
+mkdir -p "$OUT" || exit 1
+
+# GNU time reports the peak RSS; install it (Debian's "time" package) when it is missing.
+TIME=/usr/bin/time
+if ! "$TIME" -f %M true >/dev/null 2>&1; then
+	echo "bench: installing GNU time (apt-get install time)"
+	if ! { apt-get update -qq && apt-get install -y -qq time; } >/dev/null 2>&1; then
+		echo "bench: /usr/bin/time is missing and could not be installed" >&2
+		exit 1
+	fi
+fi
+
+echo "bench: building"
+CGO_ENABLED=0 $GO build -trimpath -o "$OUT/gateway2tyk" ./cmd/gateway2tyk || exit 1
+CGO_ENABLED=0 $GO build -trimpath -o "$OUT/noop" ./bench/noop || exit 1
+CGO_ENABLED=0 $GO build -trimpath -o "$OUT/gen" ./bench/gen || exit 1
+
+echo "bench: machine: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)," \
+	"$(awk '/^MemTotal/ {printf "%.1f GiB", $2/1048576}' /proc/meminfo) memory, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+
+# measure BIN INPUT: runs BIN < INPUT once and sets wall (s), rss (MB) and cpu (user+sys s); fails when the
+# binary fails (the render's inputs hold warnings only, so it exits 0) or runs out of time.
+measure() {
+	if ! timeout "$TIMEOUT" "$TIME" -o "$OUT/time.txt" -f '%e %M %U %S' "$1" <"$2" >"$OUT/output.yaml" 2>"$OUT/stderr.txt"; then
+		echo "bench: $1 < $2 failed or took longer than ${TIMEOUT}s:" >&2
+		tail -n 5 "$OUT/stderr.txt" >&2
+		return 1
+	fi
+	set -- $(tail -n 1 "$OUT/time.txt")
+	wall=$1
+	rss=$(awk -v k="$2" 'BEGIN {printf "%.0f", k/1024}')
+	cpu=$(awk -v u="$3" -v s="$4" 'BEGIN {printf "%.2f", u+s}')
+}
+
+# best BIN INPUT: the run with the least wall time of RUNS runs; sets best_wall, best_rss, best_cpu.
+best() {
+	best_wall=
+	i=0
+	while [ "$i" -lt "$RUNS" ]; do
+		measure "$1" "$2" || return 1
+		if [ -z "$best_wall" ] || awk -v a="$wall" -v b="$best_wall" 'BEGIN {exit !(a < b)}'; then
+			best_wall=$wall best_rss=$rss best_cpu=$cpu
+		fi
+		i=$((i + 1))
+	done
+}
+
+rows=
+prev_n= prev_wall=
+for n in $SIZES; do
+	input="$OUT/routes-$n.yaml"
+	if ! "$OUT/gen" -routes "$n" -seed "$SEED" >"$input"; then
+		echo "bench: generating $n routes failed" >&2
+		exit 1
+	fi
+	mb=$(awk -v b="$(wc -c <"$input")" 'BEGIN {printf "%.1f", b/1048576}')
+	echo "bench: $n routes ($mb MB): baseline and gateway2tyk, best of $RUNS"
+	# Alternate the two, so that both see the same machine.
+	best "$OUT/noop" "$input" || exit 1
+	b_wall=$best_wall b_rss=$best_rss b_cpu=$best_cpu
+	best "$OUT/gateway2tyk" "$input" || exit 1
+	g_wall=$best_wall g_rss=$best_rss g_cpu=$best_cpu
+	out_mb=$(awk -v b="$(wc -c <"$OUT/output.yaml")" 'BEGIN {printf "%.0f", b/1048576}')
+	row=$(awk -v n="$n" -v mb="$mb" -v gw="$g_wall" -v gr="$g_rss" -v gc="$g_cpu" -v bw="$b_wall" -v br="$b_rss" \
+		-v bc="$b_cpu" -v om="$out_mb" 'BEGIN {
+		printf "| %6d | %5.1f | %4d | %7.2f s | %6d MB | %6.2f s | %7.2f s | %6d MB | %6.2f s | %5.2fx | %5.2fx |",
+			n, mb, om, gw, gr, gc, bw, br, bc, gw/bw, gr/br }')
+	rows="$rows$row
+"
+	if [ -n "$prev_n" ]; then
+		growth="${growth}gateway2tyk time from $prev_n to $n routes: $(awk -v a="$g_wall" -v b="$prev_wall" 'BEGIN {printf "%.2fx", a/b}')
+"
+	fi
+	prev_n=$n prev_wall=$g_wall
+done
+rm -f "$OUT/output.yaml" "$OUT/stderr.txt" "$OUT/time.txt"
+
+echo
+echo "| routes | input MB | output MB | gateway2tyk wall | gateway2tyk peak RSS | gateway2tyk CPU | baseline wall | baseline peak RSS | baseline CPU | wall ratio | RSS ratio |"
+echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+printf '%s' "$rows"
+if [ -n "$growth" ]; then
+	echo
+	printf '%s' "$growth"
+fi

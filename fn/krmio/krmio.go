@@ -1,0 +1,516 @@
+// Package krmio runs a ResourceListProcessor over a ResourceList the way kyaml's framework.Execute does, byte for
+// byte, but writes the output faster: each item is encoded on its own, on every core, and streamed out in order.
+//
+// Why: kio.ByteWriter deep-copies every item and then encodes the whole ResourceList as one YAML document, and the
+// yaml.v3 emitter keeps every event of a document until the document ends. At 10,000 routes (about 100 MB of
+// output) that one slice of events is hundreds of megabytes, grown by copying, and it is most of the time and memory
+// of a run. Encoded item by item, the events of one item are all that is held, and the items are independent work.
+//
+// How the output stays identical: the yaml.v3 emitter writes a block sequence item by item, each item starting on a
+// line of its own; what it writes for an item depends on the item and on where it stands (the indentation, the
+// compact sequence style, whether it is the first item), not on the content of its neighbours. So an item is
+// encoded in the same place of a document of the same shape, between two placeholder items:
+//
+//	apiVersion: <the wrapper's>      kind: <the wrapper's>      items: [<placeholder>, item, <placeholder>]
+//
+// and the lines between the two placeholders are the item's lines. The first item is encoded without a placeholder
+// before it (it is the first item of the sequence), and the last item is encoded together with what follows the
+// items (functionConfig and results), in the document kio.ByteWriter would build with the items before it replaced
+// by one placeholder. Every piece is checked to have the frame expected around it; if one does not, the rest of
+// the output is written by encoding the rest of the items in one document, which is exact too. Nothing here reads
+// YAML text: the pieces are what the library's own encoder wrote.
+//
+// The input is read with kio.ByteReadWriter, as framework.Execute reads it. Inputs that are not wrapped in a
+// ResourceList or List, and ByteReadWriter settings the framework does not use, are written by kio itself.
+package krmio
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strconv"
+	"sync"
+	"sync/atomic"
+
+	kerrors "sigs.k8s.io/kustomize/kyaml/errors"
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
+	"sigs.k8s.io/kustomize/kyaml/kio"
+	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/gateway2tyk/gateway2tyk/fn/parallel"
+)
+
+// Execute is framework.Execute with Write in place of rlSource.Write: it reads the ResourceList from the source,
+// passes it to the processor, and writes the result, with the same bytes and the same errors.
+func Execute(p framework.ResourceListProcessor, rlSource *kio.ByteReadWriter) error {
+	// Everything up to the write is framework.Execute's own code (kyaml v0.21.2).
+	if rlSource == nil {
+		rlSource = &kio.ByteReadWriter{KeepReaderAnnotations: true}
+	}
+	if rlSource.Reader == nil {
+		rlSource.Reader = os.Stdin
+	}
+	if rlSource.Writer == nil {
+		rlSource.Writer = os.Stdout
+	}
+
+	rl := framework.ResourceList{}
+	var err error
+	if rl.Items, err = rlSource.Read(); err != nil {
+		return kerrors.WrapPrefixf(err, "failed to read ResourceList input")
+	}
+	rl.FunctionConfig = rlSource.FunctionConfig
+
+	nodeAnnos, err := preprocess(rl.Items)
+	if err != nil {
+		return err
+	}
+
+	retErr := p.Process(&rl)
+
+	if err = reconcile(rl.Items, nodeAnnos); err != nil {
+		return err
+	}
+
+	if len(rl.Results) > 0 {
+		b, err := yaml.Marshal(rl.Results)
+		if err != nil {
+			return kerrors.Wrap(err)
+		}
+		y, err := yaml.Parse(string(b))
+		if err != nil {
+			return kerrors.Wrap(err)
+		}
+		rlSource.Results = y
+	}
+	if err := Write(rlSource, rl.Items); err != nil {
+		return err
+	}
+	return retErr
+}
+
+// preprocess is kio.PreprocessResourcesForInternalAnnotationMigration with the items done on every core: each
+// item gets its index as the migration id annotation, its legacy annotations copied, and a record of its
+// internal annotations; the first error in item order is returned. (On an error the framework writes nothing,
+// so that later items were changed too does not show.) Items that share nodes through YAML aliases could be
+// changed by two workers at once: then the library's own loop runs.
+func preprocess(items []*yaml.RNode) (map[string]map[string]string, error) {
+	if len(items) < 64 || anyAlias(items) {
+		return kio.PreprocessResourcesForInternalAnnotationMigration(items)
+	}
+	type done struct {
+		annos map[string]string
+		err   error
+	}
+	all := parallel.Map(len(items), func(i int) done {
+		// The library's loop body, for one item (kyaml v0.21.2, kio.go).
+		item := items[i]
+		if err := item.PipeE(yaml.SetAnnotation(kioutil.InternalAnnotationsMigrationResourceIDAnnotation, strconv.Itoa(i))); err != nil {
+			return done{err: err}
+		}
+		annos := kioutil.GetInternalAnnotations(item)
+		if err := kioutil.CopyLegacyAnnotations(item); err != nil {
+			return done{err: err}
+		}
+		meta, _ := item.GetMeta()
+		return done{annos: annos, err: checkMismatchedAnnos(meta.Annotations)}
+	})
+	out := make(map[string]map[string]string, len(items))
+	for i, d := range all {
+		if d.err != nil {
+			return nil, d.err
+		}
+		out[strconv.Itoa(i)] = d.annos
+	}
+	return out, nil
+}
+
+// checkMismatchedAnnos is kio's own check (unexported there): legacy and internal path, index and id
+// annotations must agree where both are set.
+func checkMismatchedAnnos(annotations map[string]string) error {
+	path := annotations[kioutil.PathAnnotation]
+	index := annotations[kioutil.IndexAnnotation]
+	id := annotations[kioutil.IdAnnotation]
+
+	legacyPath := annotations[kioutil.LegacyPathAnnotation]
+	legacyIndex := annotations[kioutil.LegacyIndexAnnotation]
+	legacyID := annotations[kioutil.LegacyIdAnnotation]
+
+	if path != "" && legacyPath != "" && path != legacyPath {
+		return fmt.Errorf("resource input to function has mismatched legacy and internal path annotations")
+	}
+	if index != "" && legacyIndex != "" && index != legacyIndex {
+		return fmt.Errorf("resource input to function has mismatched legacy and internal index annotations")
+	}
+	if id != "" && legacyID != "" && id != legacyID {
+		return fmt.Errorf("resource input to function has mismatched legacy and internal id annotations")
+	}
+	return nil
+}
+
+// reconcile is kio.ReconcileInternalAnnotations, faster. The library's loop treats each item on its own (the
+// record it compares an item with is found by the item's migration id, not by its place), so:
+//   - an item that carries none of the annotations the loop reads or writes (the path, index and id ones, legacy
+//     and internal, and the migration id) goes through the loop unchanged: every step finds nothing to copy,
+//     check or clear. The render's emitted objects are such items, most of the output. They are left out;
+//   - the others are done in parallel halves.
+//
+// The first error in item order is returned, as the loop returns it.
+func reconcile(items []*yaml.RNode, nodeAnnos map[string]map[string]string) error {
+	workers := runtime.GOMAXPROCS(0)
+	if len(items) < 64 || anyAlias(items) {
+		return kio.ReconcileInternalAnnotations(items, nodeAnnos)
+	}
+	var todo []*yaml.RNode
+	for _, it := range items {
+		if !untouched(it.YNode()) {
+			todo = append(todo, it)
+		}
+	}
+	if len(todo) < 64 || workers < 2 {
+		return kio.ReconcileInternalAnnotations(todo, nodeAnnos)
+	}
+	size := (len(todo) + workers - 1) / workers
+	errs := parallel.Map(workers, func(c int) error {
+		lo, hi := min(c*size, len(todo)), min((c+1)*size, len(todo))
+		return kio.ReconcileInternalAnnotations(todo[lo:hi], nodeAnnos)
+	})
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// reconciled are the annotations kio.ReconcileInternalAnnotations reads or writes.
+var reconciled = map[string]bool{
+	kioutil.PathAnnotation: true, kioutil.IndexAnnotation: true, kioutil.IdAnnotation: true,
+	kioutil.LegacyPathAnnotation: true, kioutil.LegacyIndexAnnotation: true, kioutil.LegacyIdAnnotation: true,
+	kioutil.InternalAnnotationsMigrationResourceIDAnnotation: true,
+}
+
+// untouched reports whether an item is a plain object (a mapping, with at most one metadata mapping holding at
+// most one annotations mapping) that carries none of the reconciled annotations. Anything unusual is left to
+// the library.
+func untouched(item *yaml.Node) bool {
+	if item.Kind != yaml.MappingNode {
+		return false
+	}
+	var meta *yaml.Node
+	for i := 0; i+1 < len(item.Content); i += 2 {
+		if item.Content[i].Value == yaml.MetadataField {
+			if meta != nil || item.Content[i+1].Kind != yaml.MappingNode {
+				return false
+			}
+			meta = item.Content[i+1]
+		}
+	}
+	if meta == nil {
+		return true
+	}
+	var annos *yaml.Node
+	for i := 0; i+1 < len(meta.Content); i += 2 {
+		if meta.Content[i].Value == yaml.AnnotationsField {
+			if annos != nil || meta.Content[i+1].Kind != yaml.MappingNode {
+				return false
+			}
+			annos = meta.Content[i+1]
+		}
+	}
+	if annos == nil {
+		return true
+	}
+	for i := 0; i+1 < len(annos.Content); i += 2 {
+		if reconciled[annos.Content[i].Value] {
+			return false
+		}
+	}
+	return true
+}
+
+// anyAlias reports whether any item holds a YAML alias (and so may share nodes with another item).
+func anyAlias(items []*yaml.RNode) bool {
+	var walk func(n *yaml.Node) bool
+	walk = func(n *yaml.Node) bool {
+		if n.Kind == yaml.AliasNode {
+			return true
+		}
+		for _, c := range n.Content {
+			if walk(c) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, it := range items {
+		if n := it.YNode(); n != nil && walk(n) {
+			return true
+		}
+	}
+	return false
+}
+
+// Write writes the nodes as rw.Write(nodes) does, byte for byte, encoding the items of a wrapped output in
+// parallel and streaming them out in order.
+func Write(rw *kio.ByteReadWriter, nodes []*yaml.RNode) error {
+	if rw.NoWrap || rw.WrappingKind == "" || !rw.KeepReaderAnnotations || rw.Style != 0 || len(nodes) < 2 {
+		return rw.Write(nodes)
+	}
+	for _, n := range nodes {
+		if n == nil || n.YNode() == nil {
+			return rw.Write(nodes) // kio's behaviour for what should not happen, whatever it is
+		}
+	}
+	w := &writer{rw: rw, nodes: nodes}
+	return w.write()
+}
+
+// Placeholders stand for the items around the one being encoded. They are plain scalars, so each is written on
+// one line of its own ("- " and the word).
+const (
+	before = "gateway2tyk-krmio-item-before"
+	after  = "gateway2tyk-krmio-item-after"
+)
+
+type writer struct {
+	rw    *kio.ByteReadWriter
+	nodes []*yaml.RNode
+	// head is what precedes the items' lines: "apiVersion: ...\nkind: ...\nitems:\n".
+	head []byte
+}
+
+// list builds the wrapper mapping as kio.ByteWriter does, with the given sequence items and, when full, the
+// functionConfig and results that follow the items.
+func (w *writer) list(items []*yaml.Node, full bool) *yaml.Node {
+	list := &yaml.Node{
+		Kind: yaml.MappingNode,
+		Content: []*yaml.Node{
+			{Kind: yaml.ScalarNode, Value: "apiVersion"},
+			{Kind: yaml.ScalarNode, Value: w.rw.WrappingAPIVersion},
+			{Kind: yaml.ScalarNode, Value: "kind"},
+			{Kind: yaml.ScalarNode, Value: w.rw.WrappingKind},
+			{Kind: yaml.ScalarNode, Value: "items"}, {Kind: yaml.SequenceNode, Content: items},
+		}}
+	if full && w.rw.FunctionConfig != nil {
+		list.Content = append(list.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: "functionConfig"},
+			w.rw.FunctionConfig.YNode())
+	}
+	if full && w.rw.Results != nil {
+		list.Content = append(list.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: "results"}, w.rw.Results.YNode())
+	}
+	return list
+}
+
+func placeholder(v string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Value: v} }
+
+// cut counts the items written from a piece of their own, and uncut those written by the fallback (tests read
+// them to know that the fast path ran).
+var cut, uncut atomic.Int64
+
+var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// encode writes the wrapper document into buf with kyaml's encoder settings, as kio.ByteWriter does.
+func encode(buf *bytes.Buffer, list *yaml.Node) error {
+	enc := yaml.NewEncoder(buf)
+	err := enc.Encode(&yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{list}})
+	if cerr := enc.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// prepared is the node kio.ByteWriter would encode for an item: the item itself, or, when
+// yaml.ClearEmptyAnnotations would change it, a copy with that applied (ByteWriter works on copies of all items;
+// copying only the items it changes gives the same nodes to encode).
+func prepared(n *yaml.RNode) (*yaml.Node, error) {
+	if !mayClear(n.YNode()) {
+		return n.YNode(), nil
+	}
+	c := n.Copy()
+	if err := yaml.ClearEmptyAnnotations(c); err != nil {
+		return nil, err
+	}
+	return c.YNode(), nil
+}
+
+// mayClear reports whether yaml.ClearEmptyAnnotations could change the item: it clears metadata.annotations and
+// metadata when their value has no content (an empty mapping, a scalar, null). Anything unusual counts as
+// "could"; the exact function then decides on a copy.
+func mayClear(item *yaml.Node) bool {
+	if item.Kind != yaml.MappingNode {
+		return true
+	}
+	for i := 0; i+1 < len(item.Content); i += 2 {
+		if item.Content[i].Value != yaml.MetadataField {
+			continue
+		}
+		meta := item.Content[i+1]
+		if meta.Kind != yaml.MappingNode || len(meta.Content) == 0 {
+			return true
+		}
+		for j := 0; j+1 < len(meta.Content); j += 2 {
+			if meta.Content[j].Value == yaml.AnnotationsField && len(meta.Content[j+1].Content) == 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// piece is the encoded lines of one item, or why they could not be cut out.
+type piece struct {
+	buf *bytes.Buffer
+	// from and to delimit the item's lines in buf; ok is false when the frame was not as expected.
+	from, to int
+	ok       bool
+	err      error
+	// panicked is a panic of the encoding, raised again in the writing goroutine (where the command turns it
+	// into one line, as it would have with kio's writer).
+	panicked any
+}
+
+// encodeItem encodes item i (not the last) between its placeholders and cuts out its lines.
+func (w *writer) encodeItem(i int) piece {
+	node, err := prepared(w.nodes[i])
+	if err != nil {
+		return piece{err: err}
+	}
+	items := []*yaml.Node{placeholder(before), node, placeholder(after)}
+	prefix := []byte("- " + before + "\n")
+	if i == 0 {
+		items, prefix = items[1:], nil // the first item of the sequence, as it is in the output
+	}
+	buf := bufPool.Get().(*bytes.Buffer)
+	buf.Reset()
+	if err := encode(buf, w.list(items, false)); err != nil {
+		return piece{buf: buf, err: err}
+	}
+	b := buf.Bytes()
+	suffix := []byte("- " + after + "\n")
+	start := len(w.head) + len(prefix)
+	if !bytes.HasPrefix(b, w.head) || !bytes.HasPrefix(b[len(w.head):], prefix) || !bytes.HasSuffix(b, suffix) ||
+		start > len(b)-len(suffix) {
+		return piece{buf: buf}
+	}
+	return piece{buf: buf, from: start, to: len(b) - len(suffix), ok: true}
+}
+
+func (w *writer) safeEncodeItem(i int) (p piece) {
+	defer func() {
+		if r := recover(); r != nil {
+			p = piece{panicked: r}
+		}
+	}()
+	return w.encodeItem(i)
+}
+
+// rest writes the items from index k on, and what follows them, in one document.
+func (w *writer) rest(out io.Writer, k int) error {
+	items := []*yaml.Node{placeholder(before)}
+	for _, n := range w.nodes[k:] {
+		node, err := prepared(n)
+		if err != nil {
+			return err
+		}
+		items = append(items, node)
+	}
+	var buf bytes.Buffer
+	if err := encode(&buf, w.list(items, true)); err != nil {
+		return err
+	}
+	prefix := append(append([]byte{}, w.head...), "- "+before+"\n"...)
+	if !bytes.HasPrefix(buf.Bytes(), prefix) {
+		return fmt.Errorf("krmio: the output of items %d.. does not start as expected", k)
+	}
+	_, err := out.Write(buf.Bytes()[len(prefix):])
+	return err
+}
+
+func (w *writer) write() error {
+	// The head: the wrapper with only a placeholder item ends with the placeholder's line.
+	var hb bytes.Buffer
+	if err := encode(&hb, w.list([]*yaml.Node{placeholder(before)}, false)); err != nil {
+		return err
+	}
+	tail := []byte("items:\n- " + before + "\n")
+	if !bytes.HasSuffix(hb.Bytes(), tail) {
+		return w.rw.Write(w.nodes) // an unusual wrapper: kio writes it
+	}
+	w.head = hb.Bytes()[:hb.Len()-len(tail)+len("items:\n")]
+
+	out := bufio.NewWriterSize(w.rw.Writer, 1<<20)
+	if _, err := out.Write(w.head); err != nil {
+		return err
+	}
+	last := len(w.nodes) - 1
+	pieces, release := w.encodeAll(last)
+	failed := -1
+	var firstErr error
+	for i := 0; i < last; i++ {
+		p := <-pieces[i]
+		if p.panicked != nil {
+			panic(p.panicked)
+		}
+		if failed < 0 && firstErr == nil {
+			switch {
+			case p.err != nil:
+				firstErr = p.err
+			case !p.ok:
+				failed = i
+			default:
+				if _, err := out.Write(p.buf.Bytes()[p.from:p.to]); err != nil {
+					firstErr = err
+				}
+				cut.Add(1)
+			}
+		}
+		if p.buf != nil {
+			bufPool.Put(p.buf)
+		}
+		release()
+	}
+	if firstErr != nil {
+		return firstErr
+	}
+	if failed < 0 {
+		failed = last
+	}
+	uncut.Add(int64(len(w.nodes) - failed))
+	if err := w.rest(out, failed); err != nil {
+		return err
+	}
+	return out.Flush()
+}
+
+// encodeAll encodes items 0..n-1 on a bounded pool of workers; piece i arrives on channel i. Taking a piece
+// must be followed by release(): at most a window of pieces is held at once, so memory does not grow with the
+// output.
+func (w *writer) encodeAll(n int) (pieces []chan piece, release func()) {
+	pieces = make([]chan piece, n)
+	for i := range pieces {
+		pieces[i] = make(chan piece, 1)
+	}
+	workers := runtime.GOMAXPROCS(0)
+	window := make(chan struct{}, 8*workers)
+	jobs := make(chan int)
+	go func() {
+		for i := 0; i < n; i++ {
+			window <- struct{}{}
+			jobs <- i
+		}
+		close(jobs)
+	}()
+	for range workers {
+		go func() {
+			for i := range jobs {
+				pieces[i] <- w.safeEncodeItem(i)
+			}
+		}()
+	}
+	return pieces, func() { <-window }
+}

@@ -1,0 +1,152 @@
+package read
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"sigs.k8s.io/kustomize/kyaml/kio"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/gateway2tyk/gateway2tyk/bench/resourcelist"
+)
+
+// sameJSON requires toJSON to give what MarshalJSON gives, bytes or error.
+func sameJSON(t *testing.T, name string, nodes []*yaml.RNode) {
+	t.Helper()
+	for i, n := range nodes {
+		want, wantErr := n.MarshalJSON()
+		got, gotErr := toJSON(n)
+		if wantErr != nil {
+			require.EqualError(t, gotErr, wantErr.Error(), "%s item %d", name, i)
+			continue
+		}
+		require.NoError(t, gotErr, "%s item %d", name, i)
+		require.Equal(t, string(want), string(got), "%s item %d", name, i)
+	}
+}
+
+func readList(t *testing.T, data []byte) []*yaml.RNode {
+	t.Helper()
+	nodes, err := (&kio.ByteReadWriter{Reader: bytes.NewReader(data), KeepReaderAnnotations: true}).Read()
+	require.NoError(t, err)
+	return nodes
+}
+
+func TestToJSONIsMarshalJSONOnGoldensAndGenerated(t *testing.T) {
+	inputs, err := filepath.Glob("../testdata/*/input.yaml")
+	require.NoError(t, err)
+	more, err := filepath.Glob("../testdata/failing/*/input.yaml")
+	require.NoError(t, err)
+	for _, path := range append(inputs, more...) {
+		data, err := os.ReadFile(path)
+		require.NoError(t, err)
+		sameJSON(t, path, readList(t, data))
+	}
+	var b bytes.Buffer
+	resourcelist.Generate(&b, 300, 5)
+	sameJSON(t, "generated", readList(t, b.Bytes()))
+}
+
+// TestToJSONIsMarshalJSONOnUnusualValues covers what YAML can say that JSON says differently: numbers in other
+// bases and forms, booleans, nulls, timestamps, binary, merge keys, anchors and aliases within and across items,
+// comments, non-string keys, duplicate keys, sequences as items, and values JSON cannot hold.
+func TestToJSONIsMarshalJSONOnUnusualValues(t *testing.T) {
+	list := `apiVersion: config.kubernetes.io/v1
+kind: ResourceList
+items:
+- apiVersion: v1
+  kind: ConfigMap
+  metadata: {name: numbers}
+  data: {a: 0x1F, b: 0o17, c: 017, d: 1e3, e: -1.5, f: .inf, g: .nan, h: 1_000, i: 12345678901234567890, j: -0}
+- apiVersion: v1
+  kind: ConfigMap
+  metadata: {name: scalars}
+  data:
+    a: yes
+    b: true
+    c: ~
+    d: null
+    e: ""
+    f: 2001-12-14
+    g: 2001-12-14t21:59:43.10-05:00
+    h: !!binary aGVsbG8=
+    i: !!str 12
+    j: 'quoted'
+    k: "a\tb"
+    l: |
+      literal
+    m: >
+      folded
+      text
+    n: |+
+      kept
+
+- apiVersion: v1
+  kind: ConfigMap
+  metadata: &meta {name: anchored, labels: {a: b}}
+  base: &base {x: 1, y: 2}
+  merged: {<<: *base, y: 3}
+  again: *meta
+- apiVersion: v1
+  kind: ConfigMap
+  metadata: {name: alias-elsewhere}
+  data: *base
+- # a comment on the item
+  apiVersion: v1
+  kind: ConfigMap # a line comment
+  metadata:
+    name: comments
+    # a head comment
+    labels: {a: b}
+  # a foot comment
+- apiVersion: v1
+  kind: ConfigMap
+  metadata: {name: keys}
+  data: {1: one, true: two, null: three, [a]: four}
+- apiVersion: v1
+  kind: ConfigMap
+  metadata: {name: duplicate}
+  data: {a: 1, a: 2}
+- - a sequence
+  - as an item
+- just a scalar
+- apiVersion: v1
+  kind: ConfigMap
+  metadata: {name: nested}
+  data: {a: [1, [2, {b: [c, {d: e}]}]], "quoted key": {"": empty}}
+- {}
+- []
+`
+	sameJSON(t, "unusual", readList(t, []byte(list)))
+}
+
+// BenchmarkToJSON and BenchmarkMarshalJSON compare the two conversions on the items of 200 generated routes.
+func BenchmarkToJSON(b *testing.B) {
+	var in bytes.Buffer
+	resourcelist.Generate(&in, 200, 1)
+	nodes, err := (&kio.ByteReadWriter{Reader: &in}).Read()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("toJSON", func(b *testing.B) {
+		for b.Loop() {
+			for _, n := range nodes {
+				if _, err := toJSON(n); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
+	b.Run("MarshalJSON", func(b *testing.B) {
+		for b.Loop() {
+			for _, n := range nodes {
+				if _, err := n.MarshalJSON(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
+}
