@@ -280,6 +280,8 @@ const (
 type writer struct {
 	rw    *kio.ByteReadWriter
 	nodes []*yaml.RNode
+	// cleared holds, for the items that yaml.ClearEmptyAnnotations changes, the copy it changed (see prepare).
+	cleared map[int]*yaml.Node
 	// head is what precedes the items' lines: "apiVersion: ...\nkind: ...\nitems:\n".
 	head []byte
 }
@@ -324,18 +326,32 @@ func encode(buf *bytes.Buffer, list *yaml.Node) error {
 	return err
 }
 
-// prepared is the node kio.ByteWriter would encode for an item: the item itself, or, when
-// yaml.ClearEmptyAnnotations would change it, a copy with that applied (ByteWriter works on copies of all items;
-// copying only the items it changes gives the same nodes to encode).
-func prepared(n *yaml.RNode) (*yaml.Node, error) {
-	if !mayClear(n.YNode()) {
-		return n.YNode(), nil
+// prepare does what kio.ByteWriter does to every item before it writes anything: yaml.ClearEmptyAnnotations on a
+// copy. Copying only the items it may change gives the same nodes to encode; an error is returned, as kio returns
+// it, before anything is written.
+func (w *writer) prepare() error {
+	for i, n := range w.nodes {
+		if !mayClear(n.YNode()) {
+			continue
+		}
+		c := n.Copy()
+		if err := yaml.ClearEmptyAnnotations(c); err != nil {
+			return err
+		}
+		if w.cleared == nil {
+			w.cleared = map[int]*yaml.Node{}
+		}
+		w.cleared[i] = c.YNode()
 	}
-	c := n.Copy()
-	if err := yaml.ClearEmptyAnnotations(c); err != nil {
-		return nil, err
+	return nil
+}
+
+// node is the node to encode for item i.
+func (w *writer) node(i int) *yaml.Node {
+	if c, ok := w.cleared[i]; ok {
+		return c
 	}
-	return c.YNode(), nil
+	return w.nodes[i].YNode()
 }
 
 // mayClear reports whether yaml.ClearEmptyAnnotations could change the item: it clears metadata.annotations and
@@ -376,11 +392,7 @@ type piece struct {
 
 // encodeItem encodes item i (not the last) between its placeholders and cuts out its lines.
 func (w *writer) encodeItem(i int) piece {
-	node, err := prepared(w.nodes[i])
-	if err != nil {
-		return piece{err: err}
-	}
-	items := []*yaml.Node{placeholder(before), node, placeholder(after)}
+	items := []*yaml.Node{placeholder(before), w.node(i), placeholder(after)}
 	prefix := []byte("- " + before + "\n")
 	if i == 0 {
 		items, prefix = items[1:], nil // the first item of the sequence, as it is in the output
@@ -412,12 +424,8 @@ func (w *writer) safeEncodeItem(i int) (p piece) {
 // rest writes the items from index k on, and what follows them, in one document.
 func (w *writer) rest(out io.Writer, k int) error {
 	items := []*yaml.Node{placeholder(before)}
-	for _, n := range w.nodes[k:] {
-		node, err := prepared(n)
-		if err != nil {
-			return err
-		}
-		items = append(items, node)
+	for i := k; i < len(w.nodes); i++ {
+		items = append(items, w.node(i))
 	}
 	var buf bytes.Buffer
 	if err := encode(&buf, w.list(items, true)); err != nil {
@@ -432,6 +440,9 @@ func (w *writer) rest(out io.Writer, k int) error {
 }
 
 func (w *writer) write() error {
+	if err := w.prepare(); err != nil {
+		return err
+	}
 	// The head: the wrapper with only a placeholder item ends with the placeholder's line.
 	var hb bytes.Buffer
 	if err := encode(&hb, w.list([]*yaml.Node{placeholder(before)}, false)); err != nil {

@@ -91,6 +91,14 @@ func (d *Document) Tree() (map[string]any, error) {
 		// Two sources for one key would make the output depend on which wins.
 		return nil, fmt.Errorf("tykoas: OpenAPI.Extensions must not hold %q; set Document.Tyk", ExtensionKey)
 	}
+	if top, ok := d.treeDirect(); ok {
+		return top, nil
+	}
+	return d.treeRoundTrip()
+}
+
+// treeRoundTrip is Tree by encoding/json: the document marshalled, then decoded into generic values.
+func (d *Document) treeRoundTrip() (map[string]any, error) {
 	oas, err := json.Marshal(d.OpenAPI)
 	if err != nil {
 		return nil, fmt.Errorf("tykoas: encode OpenAPI: %w", err)
