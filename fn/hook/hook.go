@@ -120,21 +120,9 @@ func Build(h config.SyncHook, controllerName string, inv *inventory.Inventory, a
 		perms.at(ns).secrets[ref.Name] = true
 	}
 	for _, gw := range gateways(apis) {
-		for _, l := range gw.Spec.Listeners {
-			if l.TLS == nil {
-				continue
-			}
-			for _, ref := range l.TLS.CertificateRefs {
-				if (ref.Group != nil && *ref.Group != "") || (ref.Kind != nil && *ref.Kind != "Secret") {
-					continue
-				}
-				ns := gw.Namespace
-				if ref.Namespace != nil && *ref.Namespace != "" {
-					ns = string(*ref.Namespace)
-				}
-				perms.at(gw.Namespace).gateways[gw.Name] = true
-				perms.at(ns).secrets[string(ref.Name)] = true
-			}
+		for _, secret := range inventory.CertificateSecrets(gw) {
+			perms.at(gw.Namespace).gateways[gw.Name] = true
+			perms.at(secret.Namespace).secrets[secret.Name] = true
 		}
 	}
 

@@ -29,6 +29,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/gateway2tyk/gateway2tyk/fn/emit"
+	"github.com/gateway2tyk/gateway2tyk/fn/inventory"
 	"github.com/gateway2tyk/gateway2tyk/sync/kube"
 	"github.com/gateway2tyk/gateway2tyk/sync/plan"
 )
@@ -113,20 +114,8 @@ func ReadCluster(ctx context.Context, c *kube.Cluster, scope plan.Scope) (*Set, 
 			set.Notes = append(set.Notes, err.Error())
 			continue
 		}
-		for _, l := range gw.Spec.Listeners {
-			if l.TLS == nil {
-				continue
-			}
-			for _, ref := range l.TLS.CertificateRefs {
-				if (ref.Group != nil && *ref.Group != "") || (ref.Kind != nil && *ref.Kind != "Secret") {
-					continue
-				}
-				sns := ns
-				if ref.Namespace != nil && *ref.Namespace != "" {
-					sns = string(*ref.Namespace)
-				}
-				secrets[[2]string{sns, string(ref.Name)}] = true
-			}
+		for _, secret := range inventory.CertificateSecrets(gw) {
+			secrets[[2]string{secret.Namespace, secret.Name}] = true
 		}
 	}
 	keys := make([][2]string, 0, len(secrets))
