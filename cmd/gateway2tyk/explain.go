@@ -6,8 +6,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/gateway2tyk/gateway2tyk/fn"
-	"github.com/gateway2tyk/gateway2tyk/fn/config"
 	"github.com/gateway2tyk/gateway2tyk/fn/explain"
 )
 
@@ -31,15 +29,7 @@ func newExplainCommand() *cobra.Command {
 			if err != nil {
 				return usage("%v", err)
 			}
-			items, fnConfig, err := readPaths(paths, configPath)
-			if err != nil {
-				return usage("%v", err)
-			}
-			cfg, err := config.Load(fnConfig)
-			if err != nil {
-				return usage("%v", err)
-			}
-			out, err := fn.Render(items, cfg)
+			out, err := renderPaths("", paths, configPath)
 			if err != nil {
 				return err
 			}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -8,8 +9,6 @@ import (
 	"github.com/spf13/cobra"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 
-	"github.com/gateway2tyk/gateway2tyk/fn"
-	"github.com/gateway2tyk/gateway2tyk/fn/config"
 	"github.com/gateway2tyk/gateway2tyk/fn/graph"
 )
 
@@ -41,15 +40,11 @@ func newGraphCommand() *cobra.Command {
 			if len(paths) == 0 {
 				return usage("graph: no PATH given: name the YAML files or directories to draw")
 			}
-			items, fnConfig, err := readPaths(paths, configPath)
-			if err != nil {
-				return usage("graph: %v", err)
+			out, err := renderPaths("graph: ", paths, configPath)
+			var usageErr *usageError
+			if errors.As(err, &usageErr) {
+				return err
 			}
-			cfg, err := config.Load(fnConfig)
-			if err != nil {
-				return usage("graph: %v", err)
-			}
-			out, err := fn.Render(items, cfg)
 			// Inputs that cannot be read are left out of the graph: say which.
 			for _, r := range out.Results {
 				if r.Severity == framework.Error {

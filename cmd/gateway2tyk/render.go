@@ -13,6 +13,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/gateway2tyk/gateway2tyk/fn"
+	"github.com/gateway2tyk/gateway2tyk/fn/config"
 )
 
 func newRenderCommand() *cobra.Command {
@@ -109,4 +110,18 @@ func readPaths(paths []string, configPath string) ([]*yaml.RNode, *yaml.RNode, e
 		}
 	}
 	return items, fnConfig, nil
+}
+
+// renderPaths reads PATHs and the function config as render does and renders them in memory, for the read-only
+// views (explain, graph). A problem with the paths or the config is a usage error; prefix names the command.
+func renderPaths(prefix string, paths []string, configPath string) (*fn.Output, error) {
+	items, fnConfig, err := readPaths(paths, configPath)
+	if err != nil {
+		return nil, usage("%s%v", prefix, err)
+	}
+	cfg, err := config.Load(fnConfig)
+	if err != nil {
+		return nil, usage("%s%v", prefix, err)
+	}
+	return fn.Render(items, cfg)
 }
