@@ -16,13 +16,14 @@ GO_VERSION     := $(shell sed -n 's/^go //p' go.mod)
 
 .DEFAULT_GOAL := build
 
-.PHONY: help build demo test vet fmt-check go-test check-dockerfile image image-test bench clean
+.PHONY: help build demo test vet fmt-check go-test e2e-tyk check-dockerfile image image-test bench clean
 
 help: ## Show the targets
 	@echo "make build          build bin/gateway2tyk"
 	@echo "make bin/kustomize  install kustomize $(KUSTOMIZE_VERSION) into bin/ (when absent)"
 	@echo "make demo           render $(EXAMPLE) with kustomize and the function, and print the APIs"
-	@echo "make test           go vet, gofmt check, go test (with bin/kustomize and bin/gateway2tyk)"
+	@echo "make test           go vet, gofmt check, go test (with bin/kustomize, bin/gateway2tyk and the real Tyk Gateway)"
+	@echo "make e2e-tyk        only the tests against a real Tyk Gateway (builds bin/tyk once; needs redis-server)"
 	@echo "make check-dockerfile  check that the Dockerfile builds what make build and bin/kustomize build"
 	@echo "make image          docker build the image $(IMAGE) (needs a Docker engine)"
 	@echo "make image-test     run the built image $(IMAGE) as nobody with no network, on $(EXAMPLE)"
@@ -39,10 +40,34 @@ $(KUSTOMIZE):
 	mkdir -p $(BIN)
 	CGO_ENABLED=0 GOBIN=$(BIN) $(GO) install $(GOBUILDFLAGS) sigs.k8s.io/kustomize/kustomize/v5@$(KUSTOMIZE_VERSION)
 
+# A real open-source Tyk Gateway for the tests: the one build the Go module proxy serves (the release-5.4 line,
+# MPL-2.0). `go install` cannot fetch it (the proxy refuses the module's version list), so it is built in a module of
+# its own under bin/. Built once (about 3 minutes on 2 cores), then kept; `make clean` removes it. Its templates
+# directory is copied beside it, since the Gateway reads its error templates at start.
+TYK            := bin/tyk
+TYK_MODULE     := github.com/TykTechnologies/tyk
+TYK_VERSION    := v1.9.2-0.20240626094223-9b62c317f33a
+$(TYK):
+	rm -rf $(BIN)/tyk-build $(BIN)/tyk-templates
+	mkdir -p $(BIN)/tyk-build
+	cd $(BIN)/tyk-build && $(GO) mod init gateway2tyk-tyk-build >/dev/null 2>&1 && \
+		$(GO) get $(TYK_MODULE)@$(TYK_VERSION) && \
+		$(GO) build -trimpath -o $(BIN)/tyk.tmp $(TYK_MODULE) && \
+		cp -R "$$($(GO) list -m -f '{{.Dir}}' $(TYK_MODULE))/templates" $(BIN)/tyk-templates && \
+		chmod -R u+w $(BIN)/tyk-templates
+	mv $(BIN)/tyk.tmp $(TYK)
+	rm -rf $(BIN)/tyk-build
+
+# The tests against the real Gateway alone. Redis is Debian's redis-server (.ci/run installs it).
+REAL_TYK_TESTS := ^TestRealTyk
+e2e-tyk: build $(TYK)
+	GATEWAY2TYK_REAL_TYK=required GATEWAY2TYK=$(CURDIR)/$(GATEWAY2TYK) TYK_GATEWAY=$(CURDIR)/$(TYK) \
+		TYK_TEMPLATES=$(CURDIR)/bin/tyk-templates $(GO) test -count=1 -run '$(REAL_TYK_TESTS)' ./e2e/... ./conformance/... ./sync/...
+
 demo: build $(KUSTOMIZE)
 	PATH=$(BIN):$$PATH kustomize build --enable-alpha-plugins --enable-exec $(EXAMPLE)
 
-test: build $(KUSTOMIZE) vet fmt-check go-test
+test: build $(KUSTOMIZE) $(TYK) vet fmt-check go-test
 
 vet:
 	$(GO) vet ./...
@@ -56,8 +81,9 @@ fmt-check:
 		exit 1; \
 	fi
 
-go-test: build $(KUSTOMIZE)
-	KUSTOMIZE=$(CURDIR)/$(KUSTOMIZE) GATEWAY2TYK=$(CURDIR)/$(GATEWAY2TYK) $(GO) test ./...
+go-test: build $(KUSTOMIZE) $(TYK)
+	KUSTOMIZE=$(CURDIR)/$(KUSTOMIZE) GATEWAY2TYK=$(CURDIR)/$(GATEWAY2TYK) GATEWAY2TYK_REAL_TYK=required \
+		TYK_GATEWAY=$(CURDIR)/$(TYK) TYK_TEMPLATES=$(CURDIR)/bin/tyk-templates $(GO) test ./...
 
 # The Dockerfile's build stage must run make build's go build (and bin/kustomize's go install): a Go test reads
 # both and builds the Dockerfile's command locally to compare the binaries. `make test` runs it too.

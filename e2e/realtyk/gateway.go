@@ -1,0 +1,325 @@
+package realtyk
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// RequiredEnv, set to "required", turns a missing Gateway binary or redis-server into a test failure instead
+// of a skip: `make test` and `make e2e-tyk` set it, so CI cannot pass without the real Gateway.
+const RequiredEnv = "GATEWAY2TYK_REAL_TYK"
+
+// Gateway is a running Tyk Gateway with its own Redis and upstream proxy, stopped when the test ends.
+type Gateway struct {
+	// URL is the Gateway's address on loopback (http://127.0.0.1:PORT), for both the APIs and its own /tyk API.
+	URL string
+	// Secret is the Gateway API secret (x-tyk-authorization).
+	Secret string
+	// Version is what the Gateway's /hello says.
+	Version string
+
+	upstreams *upstreamProxy
+	client    *http.Client
+	logPath   string
+}
+
+// Options change the Gateway's configuration.
+type Options struct {
+	// StrictRoutes sets http_server_options.enable_strict_routes.
+	StrictRoutes bool
+}
+
+// Binaries are the programs a Gateway needs.
+type Binaries struct {
+	Tyk       string // the Gateway binary
+	Templates string // its templates directory (template_path)
+	Redis     string // redis-server
+}
+
+// Find locates the Gateway binary and its templates ($TYK_GATEWAY and $TYK_TEMPLATES, or else bin/ of the
+// module the test runs in) and redis-server ($REDIS_SERVER, or else on PATH). When one is missing it skips t, or
+// fails it when RequiredEnv says the real Gateway is required.
+func Find(t testing.TB) Binaries {
+	t.Helper()
+	root := moduleRoot()
+	b := Binaries{
+		Tyk:       envOr("TYK_GATEWAY", filepath.Join(root, "bin", "tyk")),
+		Templates: envOr("TYK_TEMPLATES", filepath.Join(root, "bin", "tyk-templates")),
+		Redis:     os.Getenv("REDIS_SERVER"),
+	}
+	var missing []string
+	for _, p := range []string{b.Tyk, b.Templates} {
+		if _, err := os.Stat(p); err != nil {
+			missing = append(missing, p+" (make bin/tyk builds it)")
+		}
+	}
+	if b.Redis == "" {
+		if p, err := exec.LookPath("redis-server"); err == nil {
+			b.Redis = p
+		} else {
+			missing = append(missing, "redis-server on PATH (Debian package redis-server)")
+		}
+	}
+	if len(missing) > 0 {
+		msg := "no real Tyk Gateway: missing " + strings.Join(missing, ", ")
+		if os.Getenv(RequiredEnv) == "required" {
+			t.Fatalf("%s; %s=required", msg, RequiredEnv)
+		}
+		t.Skipf("SKIPPED: %s; run `make e2e-tyk`, which builds and requires it", msg)
+	}
+	return b
+}
+
+// moduleRoot is the nearest directory at or above the working directory (a test's package directory) that
+// holds go.mod; "" when there is none.
+func moduleRoot() string {
+	dir, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}
+
+func envOr(name, def string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	return def
+}
+
+// Start runs Redis, the upstream proxy and the Gateway on free loopback ports, waits until the Gateway
+// answers /hello, and stops all three when t ends. The Gateway's log is printed when t fails.
+func Start(t testing.TB, bins Binaries, opt Options) *Gateway {
+	t.Helper()
+	dir := t.TempDir()
+	redisPort := startRedis(t, bins.Redis, dir)
+	up := startUpstreamProxy(t)
+
+	port := freePort(t)
+	g := &Gateway{
+		URL:       "http://127.0.0.1:" + strconv.Itoa(port),
+		Secret:    "gateway2tyk-test-secret",
+		upstreams: up,
+		// No proxy and no redirects for the client: it talks to the Gateway on loopback and reports what the
+		// Gateway answers, 3xx included.
+		client: &http.Client{
+			Transport:     &http.Transport{Proxy: nil, DisableKeepAlives: true},
+			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+			Timeout:       20 * time.Second,
+		},
+		logPath: filepath.Join(dir, "tyk.log"),
+	}
+	conf := filepath.Join(dir, "tyk.conf")
+	writeJSON(t, conf, gatewayConfig(g, port, redisPort, bins.Templates, dir, opt))
+	logFile, err := os.Create(g.logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bins.Tyk, "--conf="+conf)
+	cmd.Dir = dir
+	cmd.Stdout, cmd.Stderr = logFile, logFile
+	cmd.Env = gatewayEnv(up.addr)
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("starting the Tyk Gateway %s: %v", bins.Tyk, err)
+	}
+	exited := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(exited) }()
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(os.Interrupt)
+		select {
+		case <-exited:
+		case <-time.After(10 * time.Second):
+			_ = cmd.Process.Kill()
+			<-exited
+		}
+		_ = logFile.Close()
+		if t.Failed() {
+			t.Logf("Tyk Gateway log (%s), last lines:\n%s", g.logPath, tail(g.logPath, 40))
+		}
+	})
+	if err := g.waitHello(exited); err != nil {
+		t.Fatalf("the Tyk Gateway did not come up: %v\nlog:\n%s", err, tail(g.logPath, 40))
+	}
+	return g
+}
+
+// gatewayConfig is a minimal tyk.conf: file-based APIs and policies (the Gateway API writes the files), custom
+// domains on, no analytics, the given Redis. Everything listens on loopback.
+func gatewayConfig(g *Gateway, port, redisPort int, templates, dir string, opt Options) map[string]any {
+	apps := filepath.Join(dir, "apps")
+	for _, d := range []string{apps, filepath.Join(dir, "middleware"), filepath.Join(dir, "policies")} {
+		_ = os.MkdirAll(d, 0o755)
+	}
+	return map[string]any{
+		"listen_address":        "127.0.0.1",
+		"listen_port":           port,
+		"secret":                g.Secret,
+		"template_path":         templates,
+		"app_path":              apps,
+		"middleware_path":       filepath.Join(dir, "middleware"),
+		"use_db_app_configs":    false,
+		"enable_custom_domains": true,
+		"enable_analytics":      false,
+		"storage": map[string]any{
+			"type": "redis", "host": "127.0.0.1", "port": redisPort, "database": 0,
+			"optimisation_max_idle": 100, "optimisation_max_active": 500,
+		},
+		"policies":                   map[string]any{"policy_source": "file", "policy_path": filepath.Join(dir, "policies")},
+		"http_server_options":        map[string]any{"enable_strict_routes": opt.StrictRoutes},
+		"hash_keys":                  true,
+		"disable_dashboard_zeroconf": true,
+		"pid_file_location":          filepath.Join(dir, "tyk.pid"),
+	}
+}
+
+// gatewayEnv is the caller's environment with every proxy variable replaced: upstream requests go to the
+// recording proxy, and nothing is exempt from it (an exemption would let the Gateway dial a pod address).
+func gatewayEnv(proxyAddr string) []string {
+	var env []string
+	for _, e := range os.Environ() {
+		name, _, _ := strings.Cut(e, "=")
+		switch strings.ToUpper(name) {
+		case "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "ALL_PROXY":
+			continue
+		}
+		env = append(env, e)
+	}
+	proxy := "http://" + proxyAddr
+	return append(env, "HTTP_PROXY="+proxy, "http_proxy="+proxy, "HTTPS_PROXY="+proxy, "https_proxy="+proxy,
+		"NO_PROXY=", "no_proxy=")
+}
+
+func (g *Gateway) waitHello(exited <-chan struct{}) error {
+	deadline := time.Now().Add(60 * time.Second)
+	var last error
+	for time.Now().Before(deadline) {
+		select {
+		case <-exited:
+			return fmt.Errorf("the process exited")
+		default:
+		}
+		var hello struct {
+			Status  string `json:"status"`
+			Version string `json:"version"`
+			Details map[string]struct {
+				Status string `json:"status"`
+			} `json:"details"`
+		}
+		// Redis is connected in the background: until /hello says it passes, a reload would not reach the
+		// Gateway.
+		if err := g.call(http.MethodGet, "/hello", nil, &hello); err == nil && hello.Status == "pass" &&
+			hello.Details["redis"].Status == "pass" {
+			g.Version = hello.Version
+			return nil
+		} else if err != nil {
+			last = err
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	return fmt.Errorf("no healthy /hello within 60 s: %v", last)
+}
+
+// startRedis runs redis-server on a free loopback port without persistence and waits for PONG.
+func startRedis(t testing.TB, bin, dir string) int {
+	t.Helper()
+	port := freePort(t)
+	cmd := exec.Command(bin, "--port", strconv.Itoa(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+		"--dir", dir, "--daemonize", "no")
+	logFile, err := os.Create(filepath.Join(dir, "redis.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stdout, cmd.Stderr = logFile, logFile
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("starting redis-server: %v", err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		_ = logFile.Close()
+	})
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		if redisPing(port) == nil {
+			return port
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatalf("redis-server did not answer PING on port %d: %s", port, tail(filepath.Join(dir, "redis.log"), 20))
+	return 0
+}
+
+func redisPing(port int) error {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	conn, err := (&net.Dialer{}).DialContext(ctx, "tcp", "127.0.0.1:"+strconv.Itoa(port))
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(time.Second))
+	if _, err := conn.Write([]byte("PING\r\n")); err != nil {
+		return err
+	}
+	line, err := bufio.NewReader(conn).ReadString('\n')
+	if err != nil {
+		return err
+	}
+	if !strings.HasPrefix(line, "+PONG") {
+		return fmt.Errorf("redis answered %q", line)
+	}
+	return nil
+}
+
+func freePort(t testing.TB) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+func writeJSON(t testing.TB, path string, v any) {
+	t.Helper()
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func tail(path string, n int) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err.Error()
+	}
+	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
