@@ -7,13 +7,14 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gateway2tyk/gateway2tyk/fn/explain"
+	"github.com/gateway2tyk/gateway2tyk/fn/tykroute"
 )
 
 func newExplainCommand() *cobra.Command {
-	var configPath, gateway, request, output string
+	var configPath, gateway, request, output, tykVersion string
 	var strict bool
 	cmd := &cobra.Command{
-		Use:   "explain [-c CONFIG] [--gateway NS/NAME] [--strict-routes] [-o text|json] --request \"METHOD URL\" PATH...",
+		Use:   "explain [-c CONFIG] [--gateway NS/NAME] [--strict-routes] [--tyk-version X.Y] [-o text|json] --request \"METHOD URL\" PATH...",
 		Short: "Explain what Tyk would do with a request, offline",
 		Long: "explain renders PATH in memory and answers what Tyk would do with one request: the listener, route, rule,\n" +
 			"API and operation, the upstream URL after rewrites and the header changes, or the status Tyk answers\n" +
@@ -29,11 +30,17 @@ func newExplainCommand() *cobra.Command {
 			if err != nil {
 				return usage("%v", err)
 			}
+			var version tykroute.Version
+			if tykVersion != "" {
+				if version, err = tykroute.ParseVersion(tykVersion); err != nil {
+					return usage("--tyk-version: %v", err)
+				}
+			}
 			out, err := renderPaths("", paths, configPath)
 			if err != nil {
 				return err
 			}
-			answer, err := explain.Explain(out, req, explain.Options{Gateway: gateway, StrictRoutes: strict})
+			answer, err := explain.Explain(out, req, explain.Options{Gateway: gateway, StrictRoutes: strict, Version: version})
 			if err != nil {
 				return usage("%v", err)
 			}
@@ -51,6 +58,8 @@ func newExplainCommand() *cobra.Command {
 	cmd.Flags().StringVar(&gateway, "gateway", "", "the Gateway (NAMESPACE/NAME) the request reaches; needed when the input has several")
 	cmd.Flags().BoolVar(&strict, "strict-routes", false, "the Tyk Gateways set http_server_options.enable_strict_routes")
 	cmd.Flags().StringVarP(&output, "output", "o", "text", "text or json")
+	cmd.Flags().StringVar(&tykVersion, "tyk-version", "", "answer for this Tyk Gateway release (MAJOR.MINOR); default: "+
+		"5.8 and later, the releases that accept the rendered APIs")
 	cmd.Flags().StringVar(&request, "request", "", "the request, \"METHOD URL\"")
 	return cmd
 }

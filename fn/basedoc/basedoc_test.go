@@ -431,6 +431,14 @@ func routeDoc(id string) *tykoas.Document {
 	return d
 }
 
+// headersOnlyRouteDoc is a route's API whose only operation changes headers: Tyk matches that the classic way,
+// whatever paths the base describes.
+func headersOnlyRouteDoc(id string) *tykoas.Document {
+	d := routeDoc(id)
+	d.Tyk.Middleware.Operations = map[string]tykoas.Operation{"get": d.Tyk.Middleware.Operations["get"]}
+	return d
+}
+
 // plainRouteDoc is a route's API that proxies every method, with no operations and no middleware.
 func plainRouteDoc(id string) *tykoas.Document {
 	d := routeDoc(id)
@@ -470,15 +478,24 @@ func TestConflicts(t *testing.T) {
 		want  []string
 	}{
 		{name: "no paths, no operations", edit: func(map[string]any) {}, route: routeDoc("gwapi-1")},
+		// The route answers DELETE and PATCH with 404 and POST and PUT with redirects on every path; on a path
+		// the base describes, Tyk's OpenAPI router would find the base's operation (or none) instead.
 		{name: "a path of its own", route: routeDoc("gwapi-1"), edit: func(doc map[string]any) {
 			doc["paths"] = map[string]any{"/refunds": map[string]any{"post": map[string]any{"operationId": "createRefund"}}}
-		}},
+		}, want: []string{"the base document describes POST /refunds, where Tyk would then not give the answers of the " +
+			"route's own operations (its 404s and redirects cover every path)"}},
 		{name: "a method the route's path lacks", route: routeDoc("gwapi-1"), edit: func(doc map[string]any) {
 			doc["paths"] = map[string]any{"/": map[string]any{"options": map[string]any{"operationId": "preflight"}}}
-		}},
+		}, want: []string{"the base document describes OPTIONS /, where Tyk would then not give the answers of the " +
+			"route's own operations (its 404s and redirects cover every path)"}},
 		{name: "the route's GET /", route: routeDoc("gwapi-1"), edit: func(doc map[string]any) {
 			doc["paths"] = map[string]any{"/": map[string]any{"get": map[string]any{"operationId": "listPayments"}}}
-		}, want: []string{"the base document describes GET /, which the route's API also serves"}},
+		}, want: []string{"the base document describes GET /, where Tyk would then not give the answers of the " +
+			"route's own operations (its 404s and redirects cover every path)"}},
+		{name: "a path of its own beside a route that only changes headers", route: headersOnlyRouteDoc("gwapi-1"),
+			edit: func(doc map[string]any) {
+				doc["paths"] = map[string]any{"/refunds": map[string]any{"post": map[string]any{"operationId": "createRefund"}}}
+			}},
 		{name: "operations on / of a route that proxies everything", route: plainRouteDoc("gwapi-1"), edit: func(doc map[string]any) {
 			doc["paths"] = map[string]any{"/": map[string]any{"get": map[string]any{"operationId": "listPayments"}}}
 		}},
@@ -504,8 +521,10 @@ func TestConflicts(t *testing.T) {
 			xOf(doc)["middleware"] = map[string]any{"operations": map[string]any{"put": map[string]any{}}}
 		}, want: []string{
 			"the base document configures middleware for operation \"put\", which the route's API uses",
-			"the base document describes GET /, which the route's API also serves",
-			"the base document describes POST /, which the route's API also serves",
+			"the base document describes GET /, where Tyk would then not give the answers of the route's own " +
+				"operations (its 404s and redirects cover every path)",
+			"the base document describes POST /, where Tyk would then not give the answers of the route's own " +
+				"operations (its 404s and redirects cover every path)",
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -10,19 +10,29 @@ import (
 )
 
 // Conflicts lists how a base document and a route's API would step on each other, which is the route's
-// AttachmentConflict: the base describes an operation the route also has (the same OpenAPI path and method),
-// configures middleware under an operationId whose middleware the route sets too, or configures middleware
-// for an operationId that neither it nor the route's API has (Tyk would silently ignore it). Either way
-// something the user wrote would silently not apply. Empty when they fit together.
+// AttachmentConflict:
+//   - the base describes an operation while the route's API answers some methods itself (mockResponse: its
+//     404s and redirects). Tyk finds a mockResponse's operation with its OpenAPI router, and the route's path
+//     key covers every path under the listen path, so on any path the base describes the router would find
+//     the base's operation (or, for a method the base does not describe there, none), and the route's answer
+//     would not be given there;
+//   - the base configures middleware under an operationId whose middleware the route sets too;
+//   - the base configures middleware for an operationId that neither it nor the route's API has (Tyk would
+//     silently ignore it).
+//
+// Either way something the user wrote would silently not apply. Empty when they fit together.
 func (d *Definition) Conflicts(route *tykoas.Document) []string {
 	var out []string
-	basePaths, _ := d.tree["paths"].(map[string]any)
-	for _, p := range route.OpenAPI.Paths.InMatchingOrder() {
-		item := route.OpenAPI.Paths.Value(p)
-		baseItem, _ := basePaths[p].(map[string]any)
-		for method := range item.Operations() {
-			if _, clash := baseItem[strings.ToLower(method)]; clash {
-				out = append(out, fmt.Sprintf("the base document describes %s %s, which the route's API also serves", method, p))
+	if answersItself(route) {
+		basePaths, _ := d.tree["paths"].(map[string]any)
+		for p, item := range basePaths {
+			baseItem, _ := item.(map[string]any)
+			for method := range baseItem {
+				if openAPIMethods[method] {
+					out = append(out, fmt.Sprintf("the base document describes %s %s, where Tyk would then not give "+
+						"the answers of the route's own operations (its 404s and redirects cover every path)",
+						strings.ToUpper(method), p))
+				}
 			}
 		}
 	}
@@ -39,6 +49,23 @@ func (d *Definition) Conflicts(route *tykoas.Document) []string {
 	sort.Strings(out)
 	return out
 }
+
+// answersItself reports whether the route's API has an operation with a mockResponse.
+func answersItself(route *tykoas.Document) bool {
+	if route.Tyk.Middleware == nil {
+		return false
+	}
+	for _, op := range route.Tyk.Middleware.Operations {
+		if op.MockResponse != nil && op.MockResponse.Enabled {
+			return true
+		}
+	}
+	return false
+}
+
+// openAPIMethods are the operation keys of an OpenAPI 3.0 path item.
+var openAPIMethods = map[string]bool{"get": true, "put": true, "post": true, "delete": true, "options": true,
+	"head": true, "patch": true, "trace": true}
 
 // strayOperations reports the keys of the base's middleware.operations that name no operation of the merged
 // API: neither an operationId under the base's paths nor one of the route's.

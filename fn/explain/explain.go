@@ -50,6 +50,9 @@ func ParseRequest(s string) (Request, error) {
 
 // Answer is the explanation. Empty fields do not apply.
 type Answer struct {
+	// TykVersion is the Tyk Gateway release the answer is for: "≥ 5.8" (the oldest release that accepts the
+	// rendered APIs, and the default) or the one asked for.
+	TykVersion  string   `json:"tykVersion"`
 	Gateway     string   `json:"gateway,omitempty"`
 	Listener    string   `json:"listener,omitempty"`
 	Route       string   `json:"route,omitempty"`
@@ -58,9 +61,11 @@ type Answer struct {
 	OperationID string   `json:"operationId,omitempty"`
 	Upstream    string   `json:"upstream,omitempty"`
 	Upstreams   []Target `json:"upstreams,omitempty"`
-	Status      int      `json:"status,omitempty"`
-	Location    string   `json:"location,omitempty"`
-	Reason      string   `json:"reason,omitempty"`
+	// UpstreamHost is the Host header the upstream gets.
+	UpstreamHost string `json:"upstreamHost,omitempty"`
+	Status       int    `json:"status,omitempty"`
+	Location     string `json:"location,omitempty"`
+	Reason       string `json:"reason,omitempty"`
 	// RequestHeaders and ResponseHeaders are the header changes, "set Name: value" and "remove Name".
 	RequestHeaders  []string `json:"requestHeaders,omitempty"`
 	ResponseHeaders []string `json:"responseHeaders,omitempty"`
@@ -80,6 +85,9 @@ type Options struct {
 	Gateway string
 	// StrictRoutes mirrors Tyk's http_server_options.enable_strict_routes.
 	StrictRoutes bool
+	// Version is the Tyk Gateway release to answer for; zero means tykroute.MinVersion, the oldest that
+	// accepts the rendered APIs.
+	Version tykroute.Version
 }
 
 // UsageError is an explanation that cannot be given because of how it was asked.
@@ -93,7 +101,7 @@ func Explain(out *fn.Output, req Request, opt Options) (*Answer, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &Answer{Gateway: g.Gateway.Namespace + "/" + g.Gateway.Name}
+	a := &Answer{Gateway: g.Gateway.Namespace + "/" + g.Gateway.Name, TykVersion: versionLabel(opt.Version)}
 	host := req.URL.Hostname()
 	l := matchListener(g, req.URL.Scheme, host)
 	if l != nil {
@@ -104,13 +112,18 @@ func Explain(out *fn.Output, req Request, opt Options) (*Answer, error) {
 	docs := make([]*tykoas.Document, len(apis))
 	byID := map[string]*translate.API{}
 	for i, api := range apis {
-		docs[i] = api.Document
+		doc, err := modelDocument(api)
+		if err != nil {
+			return nil, err
+		}
+		docs[i] = doc
 		byID[api.ID] = api
 	}
 	res := tykroute.Route(docs, tykroute.Request{Method: req.Method, Host: host, Path: req.URL.EscapedPath(), RawQuery: req.URL.RawQuery},
-		tykroute.Options{StrictRoutes: opt.StrictRoutes})
+		tykroute.Options{StrictRoutes: opt.StrictRoutes, Version: opt.Version})
 	a.Notes = append(a.Notes, res.Notes...)
 	a.APIID, a.OperationID, a.Status, a.Location = res.APIID, res.OperationID, res.Status, res.Location
+	a.UpstreamHost = res.UpstreamHost
 	if l == nil && res.APIID != "" {
 		a.Notes = append(a.Notes, fmt.Sprintf("no listener of Gateway %s takes %s://%s, so Gateway API would reject the "+
 			"request; Tyk serves it anyway, since it has no listeners, only APIs", a.Gateway, req.URL.Scheme, host))
@@ -158,6 +171,31 @@ func Explain(out *fn.Output, req Request, opt Options) (*Answer, error) {
 		a.Reason = "the backend does not resolve: " + resolvedRefs(api)
 	}
 	return a, nil
+}
+
+// versionLabel names the release an answer is for.
+func versionLabel(v tykroute.Version) string {
+	if v.IsZero() {
+		return "≥ " + tykroute.MinVersion.String()
+	}
+	return v.String()
+}
+
+// modelDocument is the document Tyk gets for the API: the route's own, or, when a base document applies, the
+// merged one (its authentication and middleware change what Tyk does), read for what the model knows of it.
+func modelDocument(api *translate.API) (*tykoas.Document, error) {
+	if api.Base == nil {
+		return api.Document, nil
+	}
+	b, err := api.Encode()
+	if err != nil {
+		return nil, err
+	}
+	doc, err := tykoas.DecodeLoose(b)
+	if err != nil {
+		return nil, fmt.Errorf("API %s: the merged document: %w", api.ID, err)
+	}
+	return doc, nil
 }
 
 // pickGateway finds the Gateway the request reaches: the one named, or the only one of ours.

@@ -15,6 +15,7 @@ func (a *Answer) Text(req Request) string {
 		}
 	}
 	line("request", req.Method+" "+req.URL.String())
+	line("tyk", a.TykVersion)
 	line("gateway", a.Gateway)
 	line("listener", orNone(a.Listener, "none matches"))
 	if a.Route != "" {
@@ -34,6 +35,7 @@ func (a *Answer) Text(req Request) string {
 	default:
 		line("upstream", a.Upstream)
 	}
+	line("host", a.UpstreamHost)
 	if a.Status != 0 {
 		line("status", fmt.Sprint(a.Status))
 	} else {

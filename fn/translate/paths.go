@@ -2,6 +2,7 @@ package translate
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -129,7 +130,8 @@ func methodName(m string) string {
 //   - a path matched for some methods gets one operation per matched method, and one per other method that
 //     answers 404 Not Found, since a request with a method that no rule matches gets 404.
 //
-// Operations are keyed "/" (every path under the listen path) and named after their method.
+// Operations are keyed operationPath and named after their method (see operationPath for how they cover every
+// path under the listen path).
 func (p *pathPlan) operations(d *tykoas.Document, upstream func(*upstreamSpec) string) {
 	listenPath := p.path
 	if all, ok := p.methods[anyMethod]; ok {
@@ -155,32 +157,80 @@ func addOperation(d *tykoas.Document, method string, b behaviour, listenPath str
 	id := strings.ToLower(method)
 	d.AddOperation(operationPath, method, id)
 	var op tykoas.Operation
-	switch {
-	case b.notFound:
-		op.MockResponse = &tykoas.MockResponse{Enabled: true, Code: 404,
-			Body: `{"error":"no rule of the route matches method ` + method + `"}`}
-	case b.redirect != nil:
-		op.MockResponse = &tykoas.MockResponse{Enabled: true, Code: b.redirect.code,
-			Headers: []tykoas.Header{{Name: "Location", Value: b.redirect.location}}}
-	default:
+	if mock := b.mock(method); mock != nil {
+		op.MockResponse = mock
+		op.URLRewrite = bareListenPathLoop(listenPath)
+		d.AddOperation(belowPath, method, id+belowSuffix)
+		d.DeclarePathParameter(belowPath, restParameter)
+		setOperation(d, id+belowSuffix, tykoas.Operation{MockResponse: mock})
+	} else {
 		op.TransformRequestHeaders = b.requestHeaders
 		op.TransformResponseHeaders = b.responseHeaders
 		if b.fullPath != nil {
 			op.URLRewrite = fullPathRewrite(listenPath, upstream(up), *b.fullPath)
 		}
 	}
-	if op == (tykoas.Operation{}) {
-		return
+	if op != (tykoas.Operation{}) {
+		setOperation(d, id, op)
 	}
+}
+
+// mock is the answer Tyk gives itself for the behaviour: 404 for a method no rule matches, or the redirect.
+func (b behaviour) mock(method string) *tykoas.MockResponse {
+	switch {
+	case b.notFound:
+		return &tykoas.MockResponse{Enabled: true, Code: 404,
+			Body: `{"error":"no rule of the route matches method ` + method + `"}`}
+	case b.redirect != nil:
+		return &tykoas.MockResponse{Enabled: true, Code: b.redirect.code,
+			Headers: []tykoas.Header{{Name: "Location", Value: b.redirect.location}}}
+	}
+	return nil
+}
+
+func setOperation(d *tykoas.Document, id string, op tykoas.Operation) {
 	if d.Tyk.Middleware == nil {
 		d.Tyk.Middleware = &tykoas.Middleware{Operations: map[string]tykoas.Operation{}}
 	}
 	d.Tyk.Middleware.Operations[id] = op
 }
 
-// operationPath is the OpenAPI path key of every operation. Tyk matches path keys as regular expressions,
-// unanchored, against the request path without the listen path, so "/" covers the whole API.
-const operationPath = "/"
+// The path keys of the operations. Tyk finds an operation's middleware in two ways, and between them every
+// path under the listen path must be covered (shown on real Gateways, e2e TestRealTyk*; Tyk's source says
+// where to look):
+//
+//   - the classic way, for urlRewrite, header transforms and ignoreAuthentication: the key read as a regular
+//     expression, unanchored, against the path without the listen path. "/" matches every path, the bare listen
+//     path included, in every Tyk version; a key with a {variable} does not (from 5.6 a variable is ([^/]+), so
+//     "/{rest:.*}" misses "/");
+//   - Tyk's OpenAPI router (kin-openapi's gorillamux), for mockResponse: the listen path followed by the key, as
+//     an anchored gorilla/mux template. "/" matches only <listenPath>/; "/{rest:.*}" (mux's {name:pattern})
+//     matches <listenPath>/ and every path below it. The router tries "/" first (fewer variables).
+//
+// So every operation is keyed operationPath ("/") and holds all its middleware; a method Tyk answers itself
+// has a second operation, keyed belowPath, with the same mockResponse, for the paths below <listenPath>/; the
+// bare listen path, which no key reaches in the router, loops into the API as <listenPath>/ (see
+// bareListenPathLoop). The path parameter must be declared, or Tyk refuses the API (400 "invalid paths"); its
+// name is the variable as written, pattern included, which is how Tyk's kin-openapi (v0.115 in 5.4 to 5.8,
+// v0.132 in 5.11) reads it.
+const (
+	operationPath = "/"
+	restParameter = "rest:.*"
+	belowPath     = "/{" + restParameter + "}"
+	belowSuffix   = "-below"
+)
+
+// bareListenPathLoop sends a request for exactly the listen path (no trailing slash), query kept, back into the
+// same API as <listenPath>/ (Tyk's tyk://self loop), where the OpenAPI router finds the mockResponse. Other
+// paths do not match the pattern and are left alone. A listen path that ends with "/" needs no loop: the
+// router drops the trailing slash of the listen path, so "/" after it is the listen path itself.
+func bareListenPathLoop(listenPath string) *tykoas.URLRewrite {
+	if strings.HasSuffix(listenPath, "/") {
+		return nil
+	}
+	return &tykoas.URLRewrite{Enabled: true, Pattern: "^" + regexp.QuoteMeta(listenPath) + `(\?.*)?$`,
+		RewriteTo: "tyk://self" + listenPath + "/$1"}
+}
 
 // fullPathRewrite writes a ReplaceFullPath filter as Tyk's URL rewrite, which works on the whole request URL:
 // the pattern matches the path and captures the query, and rewriteTo puts the query back ($1), so the

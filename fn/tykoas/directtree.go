@@ -144,6 +144,9 @@ func (b *tykBuilder) server(x Server) map[string]any {
 	if g := x.GatewayTags; g != nil {
 		m["gatewayTags"] = map[string]any{"enabled": g.Enabled, "tags": b.strings(g.Tags)} // never null (MarshalJSON)
 	}
+	if a := x.Authentication; a != nil {
+		m["authentication"] = map[string]any{"enabled": a.Enabled}
+	}
 	return m
 }
 

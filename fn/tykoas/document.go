@@ -68,6 +68,21 @@ func (d *Document) AddOperation(path, method, operationID string) {
 	})
 }
 
+// DeclarePathParameter declares the path parameter name, a required string, on the path item at path (once):
+// OpenAPI and Tyk refuse a path key whose {name} is not declared.
+func (d *Document) DeclarePathParameter(path, name string) {
+	item := d.OpenAPI.Paths.Value(path)
+	if item == nil {
+		item = &openapi3.PathItem{}
+		d.OpenAPI.Paths.Set(path, item)
+	}
+	if item.Parameters.GetByInAndName(openapi3.ParameterInPath, name) != nil {
+		return
+	}
+	p := openapi3.NewPathParameter(name).WithSchema(openapi3.NewStringSchema())
+	item.Parameters = append(item.Parameters, &openapi3.ParameterRef{Value: p})
+}
+
 // Encode returns the document as JSON: the OpenAPI object with the Tyk
 // extension under ExtensionKey, object keys sorted at every level, 2-space
 // indentation, no HTML escaping and a trailing newline. The output is a
@@ -173,7 +188,13 @@ func (d *Document) UnmarshalJSON(data []byte) error {
 // Decode reads a document written by Encode. It is strict about the Tyk
 // extension: a field outside the subset modelled here is an error, because
 // silently dropping it would lose configuration on a read-modify-write.
-func Decode(data []byte) (*Document, error) {
+func Decode(data []byte) (*Document, error) { return decode(data, true) }
+
+// DecodeLoose reads any Tyk OAS document, a merged one included, keeping only the fields modelled here: for
+// reading what Tyk would do with it (tykroute), never for a read-modify-write.
+func DecodeLoose(data []byte) (*Document, error) { return decode(data, false) }
+
+func decode(data []byte, strict bool) (*Document, error) {
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(data, &top); err != nil {
 		return nil, fmt.Errorf("tykoas: decode: %w", err)
@@ -184,7 +205,9 @@ func Decode(data []byte) (*Document, error) {
 	}
 	var tyk XTykAPIGateway
 	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
+	if strict {
+		dec.DisallowUnknownFields()
+	}
 	if err := dec.Decode(&tyk); err != nil {
 		return nil, fmt.Errorf("tykoas: decode %s: %w", ExtensionKey, err)
 	}

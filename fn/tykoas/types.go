@@ -39,6 +39,14 @@ type Server struct {
 	ListenPath   ListenPath    `json:"listenPath"`
 	CustomDomain *CustomDomain `json:"customDomain,omitempty"`
 	GatewayTags  *GatewayTags  `json:"gatewayTags,omitempty"`
+	// Authentication is never written by the render (a base document turns it on, and the merge keeps the
+	// base's as written); it is here so that a merged document read with DecodeLoose says whether it is on.
+	Authentication *Authentication `json:"authentication,omitempty"`
+}
+
+// Authentication is X-Tyk-Authentication, of which only enabled is modelled.
+type Authentication struct {
+	Enabled bool `json:"enabled"`
 }
 
 // ListenPath is X-Tyk-ListenPath (required value).

@@ -27,13 +27,15 @@ type candidate struct {
 //     rest is literal and the whole host must match, so {h:.+}.example.com takes a.example.com and
 //     a.b.example.com but not example.com. gorilla/mux compares case-sensitively; a host that matches only
 //     when case is ignored is left out, with a note. An API without a custom domain matches any host;
-//   - APIs with a custom domain come first, then longer listen paths before shorter ones (Tyk's
-//     sortSpecsByListenPath), ties by API ID (Tyk leaves them in no defined order).
+//   - from Tyk 5.8.0 (TT-13507), APIs with a custom domain come first, then longer listen paths before shorter
+//     ones (Tyk's sortSpecsByListenPath); before 5.8.0, longer custom domain strings came first (so
+//     {h:.+}.example.com before shop.example.com, and any custom domain before none), then longer listen paths
+//     (loadApps); ties by API ID either way (Tyk leaves them in no defined order).
 //
 // Two APIs with the same custom domain and listen path collide: Tyk renames the listen path of the API loaded
 // later to <listenPath>-<apiID>. Which one was later depends on load history, so the model keeps the first by
 // API ID and notes the collision.
-func candidates(apis []*tykoas.Document, host string, out *Outcome) []candidate {
+func candidates(apis []*tykoas.Document, host string, v Version, out *Outcome) []candidate {
 	var cs []candidate
 	for _, d := range apis {
 		if d == nil || !d.Tyk.Info.State.Active {
@@ -62,11 +64,11 @@ func candidates(apis []*tykoas.Document, host string, out *Outcome) []candidate 
 	}
 	sort.SliceStable(cs, func(i, j int) bool {
 		a, b := cs[i], cs[j]
-		if (a.domain != "") != (b.domain != "") {
-			return a.domain != ""
+		if before(a, b, v) {
+			return true
 		}
-		if len(a.listenPath) != len(b.listenPath) {
-			return len(a.listenPath) > len(b.listenPath)
+		if before(b, a, v) {
+			return false
 		}
 		return a.id < b.id
 	})
@@ -86,6 +88,21 @@ func candidates(apis []*tykoas.Document, host string, out *Outcome) []candidate 
 		first[key] = c.id
 	}
 	return cs
+}
+
+// before is Tyk's order of two APIs. From 5.8.0: custom domain first, then the longer listen path. Before:
+// of two different custom domains, the longer string first (two of one length are tied, whatever their listen
+// paths), else the longer listen path. Tyk sorts APIs loaded from files in file name (API ID) order with
+// sort.Slice, which keeps ties in that order for a handful of APIs; the model breaks ties by API ID.
+func before(a, b candidate, v Version) bool {
+	if v.Less(orderedByListenPath) {
+		if a.domain != b.domain {
+			return len(a.domain) > len(b.domain)
+		}
+	} else if (a.domain != "") != (b.domain != "") {
+		return a.domain != ""
+	}
+	return len(a.listenPath) > len(b.listenPath)
 }
 
 // selectAPI picks the API for the request path among the candidates, in their order. Each API is a
@@ -153,14 +170,16 @@ func atBoundary(lp, p string) bool {
 // expression whose literal parts are quoted and whose {name:pattern} parts (default pattern [^.]+) are
 // groups. A pattern with capturing groups of its own is an error, as in gorilla/mux (which panics).
 func hostMatches(tpl, host string, ignoreCase bool) (bool, error) {
-	re, err := hostRegexp(tpl, ignoreCase)
+	re, err := muxTemplate(tpl, "[^.]+", ignoreCase)
 	if err != nil {
 		return false, err
 	}
 	return re.MatchString(host), nil
 }
 
-func hostRegexp(tpl string, ignoreCase bool) (*regexp.Regexp, error) {
+// muxTemplate compiles a gorilla/mux template (a host or a path) as gorilla/mux does: anchored, literal parts
+// quoted, each {name:pattern} a group, {name} the default pattern ([^.]+ for hosts, [^/]+ for paths).
+func muxTemplate(tpl, defaultPattern string, ignoreCase bool) (*regexp.Regexp, error) {
 	idxs, err := braceIndices(tpl)
 	if err != nil {
 		return nil, err
@@ -176,7 +195,7 @@ func hostRegexp(tpl string, ignoreCase bool) (*regexp.Regexp, error) {
 		end = idxs[i+1]
 		name, patt, found := strings.Cut(tpl[idxs[i]+1:end-1], ":")
 		if !found {
-			patt = "[^.]+"
+			patt = defaultPattern
 		}
 		if name == "" || patt == "" {
 			return nil, fmt.Errorf("missing name or pattern in %q", tpl[idxs[i]:end])

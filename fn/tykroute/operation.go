@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"regexp"
 	"sort"
+	"strings"
 
 	"github.com/gateway2tyk/gateway2tyk/fn/tykoas"
 )
@@ -23,28 +24,102 @@ type matched struct {
 	rewrite         *opMatch
 	requestHeaders  *opMatch
 	responseHeaders *opMatch
+	ignoreAuth      *opMatch
 }
 
-// muxVar is a {name} path parameter in an OpenAPI path key.
-var muxVar = regexp.MustCompile(`{([^}]+)}`)
-
-// matchOperations finds the operations whose method equals the request method and whose OpenAPI path key,
-// read as a regular expression with each {param} turned into ([^/]+), matches the endpoint path (the request
-// path without the listen path, whether or not strip is on) anywhere: unanchored, so the key "/" matches
-// every endpoint path. The operation reported is the one with the longest matching key (ties by key).
+// matchOperations finds the middleware that applies to a request, the two ways Tyk finds it (shown on real
+// Gateways, the 5.4 line, and the reason the render keys its operations "/{rest:.*}"):
 //
-// The middleware of an operation lives in middleware.operations[operationId]. Tyk looks each kind of
-// middleware up on its own (mockResponse, urlRewrite, transformRequestHeaders, transformResponseHeaders), so
-// each comes from the first matching operation, in the order above, that enables it; a note says when that is
-// not the reported operation. (Before Tyk 5.x's regex matching of mocks, mockResponse was found through the
-// OpenAPI router, which matches path templates exactly; the model follows current Tyk.)
-func matchOperations(d *tykoas.Document, method, endpoint string, out *Outcome) matched {
+//   - mockResponse comes from the operation Tyk's OpenAPI router finds (see routerOperation);
+//   - every other kind of middleware modelled here (urlRewrite, transformRequestHeaders,
+//     transformResponseHeaders, ignoreAuthentication) is matched the classic way (see classicOperations), each
+//     kind on its own, from the first matching operation that enables it.
+//
+// The operation reported is the router's, or else the first classic match.
+func matchOperations(api *candidate, method, reqPath, endpoint string, v Version, out *Outcome) matched {
+	d := api.doc
 	if d.OpenAPI == nil || d.OpenAPI.Paths == nil {
 		return matched{}
 	}
 	var ops map[string]tykoas.Operation
 	if d.Tyk.Middleware != nil {
 		ops = d.Tyk.Middleware.Operations
+	}
+	var m matched
+	if r := routerOperation(api, method, reqPath, ops, out); r != nil {
+		m.operationID = r.id
+		if r.mw.MockResponse != nil && r.mw.MockResponse.Enabled {
+			m.mock = r
+		}
+	}
+	ms := classicOperations(d, method, endpoint, v, ops, out)
+	if m.operationID == "" && len(ms) > 0 {
+		m.operationID = ms[0].id
+	}
+	for i := range ms {
+		o := &ms[i]
+		if m.rewrite == nil && o.mw.URLRewrite != nil && o.mw.URLRewrite.Enabled {
+			m.rewrite = o
+		}
+		if m.requestHeaders == nil && o.mw.TransformRequestHeaders != nil && o.mw.TransformRequestHeaders.Enabled {
+			m.requestHeaders = o
+		}
+		if m.responseHeaders == nil && o.mw.TransformResponseHeaders != nil && o.mw.TransformResponseHeaders.Enabled {
+			m.responseHeaders = o
+		}
+		if m.ignoreAuth == nil && o.mw.IgnoreAuthentication != nil && o.mw.IgnoreAuthentication.Enabled {
+			m.ignoreAuth = o
+		}
+	}
+	return m
+}
+
+// routerOperation is the operation Tyk's OpenAPI router (kin-openapi's gorillamux, built with the listen path as
+// the only server) finds for the request: the path keys in OpenAPI's matching order, each the gorilla/mux path
+// template <listen path without its trailing slash><key> ({name} is [^/]+, {name:pattern} the pattern),
+// anchored, against the full request path; the first key whose template matches decides: its operation for the
+// method, or none when it has no operation for the method (the router answers "method not allowed" without
+// trying further keys). So the key "/" matches only <listenPath>/, and "/{rest:.*}" matches <listenPath>/ and
+// every path below it; no key matches the bare listen path.
+func routerOperation(api *candidate, method, reqPath string, ops map[string]tykoas.Operation, out *Outcome) *opMatch {
+	base := strings.TrimSuffix(api.listenPath, "/")
+	for _, key := range api.doc.OpenAPI.Paths.InMatchingOrder() {
+		item := api.doc.OpenAPI.Paths.Value(key)
+		if item == nil {
+			continue
+		}
+		re, err := muxTemplate(base+key, "[^/]+", false)
+		if err != nil {
+			out.note("API %s: path key %q is not a valid gorilla/mux template (%v): Tyk's OpenAPI router never matches it", api.id, key, err)
+			continue
+		}
+		if !re.MatchString(reqPath) {
+			continue
+		}
+		op := item.GetOperation(method)
+		if op == nil {
+			return nil
+		}
+		return &opMatch{key: key, id: op.OperationID, mw: ops[op.OperationID]}
+	}
+	return nil
+}
+
+// classicVar is a {...} in a path key, which Tyk's classic matching reads as ([^/]*) before 5.6
+// (generateRegex) and as ([^/]+) from 5.6 (httputil.PreparePathRegexp).
+var classicVar = regexp.MustCompile(`{([^}]*)}`)
+
+// classicVarNonEmpty is the release from which a classic {variable} must match at least one character.
+var classicVarNonEmpty = Version{5, 6}
+
+// classicOperations are the operations whose method equals the request method and whose OpenAPI path key, read
+// as a regular expression with each {...} turned into ([^/]*) (from 5.6: ([^/]+)), matches the endpoint path
+// (the request path without the listen path, a leading "/" put back) anywhere: unanchored, so "/" matches every
+// endpoint path, and "/{rest:.*}" every one but "/" from 5.6. Longer keys first (ties by key).
+func classicOperations(d *tykoas.Document, method, endpoint string, v Version, ops map[string]tykoas.Operation, out *Outcome) []opMatch {
+	variable := `([^/]*)`
+	if !v.Less(classicVarNonEmpty) {
+		variable = `([^/]+)`
 	}
 	var ms []opMatch
 	for key, item := range d.OpenAPI.Paths.Map() {
@@ -55,7 +130,7 @@ func matchOperations(d *tykoas.Document, method, endpoint string, out *Outcome) 
 		if op == nil {
 			continue
 		}
-		re, err := regexp.Compile(muxVar.ReplaceAllString(key, `([^/]+)`))
+		re, err := regexp.Compile(classicVar.ReplaceAllString(key, variable))
 		if err != nil {
 			out.note("API %s: path key %q is not a valid regular expression (%v): Tyk never matches it", d.Tyk.Info.ID, key, err)
 			continue
@@ -64,43 +139,13 @@ func matchOperations(d *tykoas.Document, method, endpoint string, out *Outcome) 
 			ms = append(ms, opMatch{key: key, id: op.OperationID, mw: ops[op.OperationID]})
 		}
 	}
-	if len(ms) == 0 {
-		return matched{}
-	}
 	sort.Slice(ms, func(i, j int) bool {
 		if len(ms[i].key) != len(ms[j].key) {
 			return len(ms[i].key) > len(ms[j].key)
 		}
 		return ms[i].key < ms[j].key
 	})
-
-	m := matched{operationID: ms[0].id}
-	for i := range ms {
-		o := &ms[i]
-		if m.mock == nil && o.mw.MockResponse != nil && o.mw.MockResponse.Enabled {
-			m.mock = o
-		}
-		if m.rewrite == nil && o.mw.URLRewrite != nil && o.mw.URLRewrite.Enabled {
-			m.rewrite = o
-		}
-		if m.requestHeaders == nil && o.mw.TransformRequestHeaders != nil && o.mw.TransformRequestHeaders.Enabled {
-			m.requestHeaders = o
-		}
-		if m.responseHeaders == nil && o.mw.TransformResponseHeaders != nil && o.mw.TransformResponseHeaders.Enabled {
-			m.responseHeaders = o
-		}
-	}
-	for _, mw := range []struct {
-		name string
-		o    *opMatch
-	}{{"mockResponse", m.mock}, {"urlRewrite", m.rewrite},
-		{"transformRequestHeaders", m.requestHeaders}, {"transformResponseHeaders", m.responseHeaders}} {
-		if mw.o != nil && mw.o.id != m.operationID {
-			out.note("%s comes from operation %s (path key %q), not %s: Tyk matches each middleware on its own",
-				mw.name, mw.o.id, mw.o.key, m.operationID)
-		}
-	}
-	return m
+	return ms
 }
 
 // transform is the header change of a transformRequestHeaders or transformResponseHeaders: remove as

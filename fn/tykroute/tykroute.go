@@ -21,6 +21,15 @@ import (
 type Options struct {
 	// StrictRoutes is Tyk's http_server_options.enable_strict_routes.
 	StrictRoutes bool
+	// Version is the Tyk Gateway release the model answers for; zero means MinVersion.
+	Version Version
+}
+
+func (o Options) version() Version {
+	if o.Version.IsZero() {
+		return MinVersion
+	}
+	return o.Version
 }
 
 // Request is the request as the client sends it.
@@ -63,6 +72,9 @@ type Outcome struct {
 	// one entry when the API does not balance load. Set when proxied, and with Status 500 for an upstream
 	// Tyk cannot reach.
 	Upstreams []Target
+	// UpstreamHost is the Host header the upstream gets: the client's with upstream.preserveHostHeader, else
+	// the upstream URL's host (set when there is one upstream).
+	UpstreamHost string
 
 	RequestHeaders  Transform // transformRequestHeaders of the matched operation, when the request goes upstream
 	ResponseHeaders Transform // transformResponseHeaders, on an upstream or mock response
@@ -78,11 +90,7 @@ type Outcome struct {
 //  2. the candidate APIs are the active ones whose custom domain, if any, matches the host (see candidates),
 //     and the API is the first of them whose listen path takes the path (see selectAPI); when no API takes
 //     the request, Tyk answers 404 and APIID is "";
-//  3. the operation and its middleware are found (see matchOperations); a mockResponse answers with its
-//     code (200 when unset) and its Location header, and nothing goes upstream; transformResponseHeaders
-//     still applies, since Tyk runs mock responses through the response chain;
-//  4. otherwise the request is proxied (see proxy), with the listen path removed from the path sent
-//     upstream when server.listenPath.strip is on (see stripListenPath).
+//  3. the API serves it (see serve).
 func Route(apis []*tykoas.Document, req Request, opt Options) Outcome {
 	var out Outcome
 	reqPath := req.Path
@@ -96,16 +104,77 @@ func Route(apis []*tykoas.Document, req Request, opt Options) Outcome {
 		return out
 	}
 
-	api := selectAPI(candidates(apis, hostOnly(req.Host), &out), reqPath, opt, &out)
+	api := selectAPI(candidates(apis, hostOnly(req.Host), opt.version(), &out), reqPath, opt, &out)
+	noteOrderChange(apis, api, req.Host, reqPath, opt, &out)
 	if api == nil {
 		out.Status = http.StatusNotFound
 		return out
 	}
 	out.APIID = api.id
+	serve(api, req.Method, reqPath, req.RawQuery, opt.version(), &out, 0)
+	out.UpstreamHost = upstreamHost(api, req.Host, out.Upstreams)
+	return out
+}
 
+// noteOrderChange says when a release before 5.8.0 gives the request to another API than 5.8.0 and later do
+// (TT-13507 changed the order of APIs): the rendered APIs are made for the later order.
+func noteOrderChange(apis []*tykoas.Document, chosen *candidate, host, reqPath string, opt Options, out *Outcome) {
+	if !opt.version().Less(orderedByListenPath) {
+		return
+	}
+	later := opt
+	later.Version = orderedByListenPath
+	var scratch Outcome
+	other := selectAPI(candidates(apis, hostOnly(host), orderedByListenPath, &scratch), reqPath, later, &scratch)
+	name := func(c *candidate) string {
+		if c == nil {
+			return "no API"
+		}
+		return "API " + c.id
+	}
+	if name(chosen) != name(other) {
+		out.note("Tyk %s orders APIs by the length of their custom domain first, so %s takes the request; from "+
+			"%s (TT-13507) %s takes it, as the render intends", opt.version(), name(chosen), orderedByListenPath, name(other))
+	}
+}
+
+// maxLoops is how many times Tyk lets a request loop (tyk://) before it answers 500 (loop_level_limit's
+// default).
+const maxLoops = 5
+
+// serve is what an API does with a request, in the order of Tyk's middleware chain:
+//
+//  1. the operation and its middleware are found (see matchOperations);
+//  2. when the API turns authentication on and no matching operation has ignoreAuthentication, the request,
+//     which carries no credentials, is answered 401;
+//  3. a urlRewrite to tyk://self/<path> loops the request back into the same API with the new path and
+//     query, and the API serves it again from the top (so a bare listen path looped to <listenPath>/ meets
+//     the mockResponse there);
+//  4. a mockResponse answers with its code (200 when unset) and its Location header, and nothing goes
+//     upstream; transformResponseHeaders still applies, since Tyk runs mock responses through the response
+//     chain;
+//  5. otherwise the request is proxied (see proxy), with the listen path removed from the path sent
+//     upstream when server.listenPath.strip is on (see stripListenPath).
+func serve(api *candidate, method, reqPath, rawQuery string, v Version, out *Outcome, loops int) {
 	endpoint := stripListenPath(api.listenPath, reqPath)
-	m := matchOperations(api.doc, req.Method, endpoint, &out)
+	m := matchOperations(api, method, reqPath, endpoint, v, out)
 	out.OperationID = m.operationID
+	if a := api.doc.Tyk.Server.Authentication; a != nil && a.Enabled && m.ignoreAuth == nil {
+		out.Status = http.StatusUnauthorized
+		out.note("API %s turns authentication on: a request without credentials gets 401", api.id)
+		return
+	}
+	if m.rewrite != nil {
+		if u, ok := rewrite(api, m.rewrite, withQuery(reqPath, rawQuery), out); ok && u.Scheme == "tyk" && u.Host == "self" {
+			if loops == maxLoops {
+				out.Status = http.StatusInternalServerError
+				out.note("the request looped %d times (tyk://): Tyk answers 500", loops)
+				return
+			}
+			serve(api, method, u.EscapedPath(), u.RawQuery, v, out, loops+1)
+			return
+		}
+	}
 	if m.mock != nil {
 		mock := m.mock.mw.MockResponse
 		out.Status = mock.Code
@@ -118,15 +187,14 @@ func Route(apis []*tykoas.Document, req Request, opt Options) Outcome {
 			}
 		}
 		out.ResponseHeaders = transform(m.responseHeaders, responseHeaders)
-		return out
+		return
 	}
 
 	upstreamPath := reqPath
 	if api.doc.Tyk.Server.ListenPath.Strip {
 		upstreamPath = endpoint
 	}
-	proxy(api, reqPath, upstreamPath, req.RawQuery, m, &out)
-	return out
+	proxy(api, reqPath, upstreamPath, rawQuery, m, out)
 }
 
 func (o *Outcome) note(format string, args ...any) {

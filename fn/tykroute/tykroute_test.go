@@ -66,14 +66,32 @@ func rewriteTo(pattern, to string) tykoas.Operation {
 	return tykoas.Operation{URLRewrite: &tykoas.URLRewrite{Enabled: true, Pattern: pattern, RewriteTo: to}}
 }
 
-// getOnly adds the operations the translator writes for a route that matches only GET: GET proxies,
-// every other method answers 404 from a mock.
+// getOnly adds the operations the translator writes for a route that matches only GET: GET proxies, every
+// other method answers 404 from a mock, kept twice (key "/" for <listenPath>/, key "/{rest:.*}" for the paths
+// below it) and reached from the bare listen path through a loop to <listenPath>/.
 func getOnly(get tykoas.Operation) option {
 	return func(d *tykoas.Document) {
 		op("GET", get)(d)
+		lp := d.Tyk.Server.ListenPath.Value
 		for _, m := range []string{"DELETE", "HEAD", "OPTIONS", "PATCH", "POST", "PUT", "TRACE"} {
-			op(m, mock(404))(d)
+			withLoop := mock(404)
+			withLoop.URLRewrite = &tykoas.URLRewrite{Enabled: true, Pattern: "^" + lp + `(\?.*)?$`, RewriteTo: "tyk://self" + lp + "/$1"}
+			op(m, withLoop)(d)
+			below(m, mock(404))(d)
 		}
+	}
+}
+
+// below adds an operation at the key "/{rest:.*}", its parameter declared, named <method>-below.
+func below(method string, mw tykoas.Operation) option {
+	return func(d *tykoas.Document) {
+		id := strings.ToLower(method) + "-below"
+		d.AddOperation("/{rest:.*}", method, id)
+		d.DeclarePathParameter("/{rest:.*}", "rest:.*")
+		if d.Tyk.Middleware == nil {
+			d.Tyk.Middleware = &tykoas.Middleware{Operations: map[string]tykoas.Operation{}}
+		}
+		d.Tyk.Middleware.Operations[id] = mw
 	}
 }
 
@@ -277,9 +295,21 @@ func TestRoute(t *testing.T) {
 			want: tykroute.Outcome{APIID: "shop", OperationID: "get", Upstreams: one(svc + "/shop/cart")},
 		},
 		{
-			name: "other methods get the 404 mock",
+			name: "other methods get the 404 mock below the listen path",
 			apis: []*tykoas.Document{api("shop", "/shop", true, svc+"/shop", getOnly(tykoas.Operation{}))},
 			req:  tykroute.Request{Method: "DELETE", Host: "h", Path: "/shop/cart"},
+			want: tykroute.Outcome{APIID: "shop", OperationID: "delete-below", Status: 404},
+		},
+		{
+			name: "other methods get the 404 mock on the listen path and a slash",
+			apis: []*tykoas.Document{api("shop", "/shop", true, svc+"/shop", getOnly(tykoas.Operation{}))},
+			req:  tykroute.Request{Method: "DELETE", Host: "h", Path: "/shop/"},
+			want: tykroute.Outcome{APIID: "shop", OperationID: "delete", Status: 404},
+		},
+		{
+			name: "other methods get the 404 mock on the bare listen path, through the loop",
+			apis: []*tykoas.Document{api("shop", "/shop", true, svc+"/shop", getOnly(tykoas.Operation{}))},
+			req:  tykroute.Request{Method: "DELETE", Host: "h", Path: "/shop", RawQuery: "a=1"},
 			want: tykroute.Outcome{APIID: "shop", OperationID: "delete", Status: 404},
 		},
 		{
@@ -289,18 +319,39 @@ func TestRoute(t *testing.T) {
 			want: tykroute.Outcome{APIID: "shop", Upstreams: one(svc + "/shop/cart")},
 		},
 		{
-			name: "redirect mock",
+			name: "a mock on key / answers <listenPath>/ only: the OpenAPI router anchors the key",
 			apis: []*tykoas.Document{api("old", "/old", true, svc,
 				op("GET", mock(302, tykoas.Header{Name: "Location", Value: "https://new.example.com/shop"})))},
-			req:  get("h", "/old/anything"),
+			req:  get("h", "/old/"),
 			want: tykroute.Outcome{APIID: "old", OperationID: "get", Status: 302, Location: "https://new.example.com/shop"},
 		},
 		{
-			name: "longest matching path key wins",
+			name: "a mock on key / does not answer a path below",
+			apis: []*tykoas.Document{api("old", "/old", true, svc,
+				op("GET", mock(302, tykoas.Header{Name: "Location", Value: "https://new.example.com/shop"})))},
+			req:  get("h", "/old/anything"),
+			want: tykroute.Outcome{APIID: "old", OperationID: "get", Upstreams: one(svc + "/anything")},
+		},
+		{
+			name: "a mock on key /{rest:.*} answers every path below",
+			apis: []*tykoas.Document{api("old", "/old", true, svc,
+				below("GET", mock(302, tykoas.Header{Name: "Location", Value: "https://new.example.com/shop"})))},
+			req:  get("h", "/old/any/thing"),
+			want: tykroute.Outcome{APIID: "old", OperationID: "get-below", Status: 302, Location: "https://new.example.com/shop"},
+		},
+		{
+			name: "the router takes the first key in OpenAPI matching order; classic matching the longest",
+			apis: []*tykoas.Document{api("shop", "/shop", true, svc,
+				opAt("/", "GET", tykoas.Operation{}), opAt("/cart", "GET", mock(418)))},
+			req:  get("h", "/shop/cart"),
+			want: tykroute.Outcome{APIID: "shop", OperationID: "get-cart", Status: 418},
+		},
+		{
+			name: "an anchored router key does not take a deeper path, so its mock does not apply",
 			apis: []*tykoas.Document{api("shop", "/shop", true, svc,
 				opAt("/", "GET", tykoas.Operation{}), opAt("/cart", "GET", mock(418)))},
 			req:  get("h", "/shop/cart/items"),
-			want: tykroute.Outcome{APIID: "shop", OperationID: "get-cart", Status: 418},
+			want: tykroute.Outcome{APIID: "shop", OperationID: "get-cart", Upstreams: one(svc + "/cart/items")},
 		},
 		{
 			name: "path key parameters match one segment",
@@ -462,6 +513,7 @@ func TestRoute(t *testing.T) {
 			got := tykroute.Route(tt.apis, tt.req, tt.opt)
 			notes := got.Notes
 			got.Notes = nil
+			got.UpstreamHost = "" // TestRouteUpstreamHost checks it
 			assert.Equal(t, tt.want, got)
 			if assert.Len(t, notes, len(tt.notes), "notes: %q", notes) {
 				for i, want := range tt.notes {
@@ -481,4 +533,85 @@ func TestRouteDoesNotModifyInput(t *testing.T) {
 	after, err := d.Encode()
 	assert.NoError(t, err)
 	assert.Equal(t, string(before), string(after))
+}
+
+// TestRouteUpstreamHost: the Host header the upstream gets is the client's with preserveHostHeader, else the
+// upstream's own.
+func TestRouteUpstreamHost(t *testing.T) {
+	plain := api("plain", "/", true, svc)
+	preserving := api("preserving", "/", true, svc, func(d *tykoas.Document) {
+		d.Tyk.Upstream.PreserveHostHeader = &tykoas.PreserveHostHeader{Enabled: true}
+	})
+	assert.Equal(t, "svc.default.svc.cluster.local:8080",
+		tykroute.Route([]*tykoas.Document{plain}, get("shop.example.com", "/x"), tykroute.Options{}).UpstreamHost)
+	assert.Equal(t, "shop.example.com:8080",
+		tykroute.Route([]*tykoas.Document{preserving}, get("shop.example.com:8080", "/x"), tykroute.Options{}).UpstreamHost)
+}
+
+// TestRouteClassicVariable: Tyk's classic matching reads a {variable} of a path key as ([^/]*) before 5.6 and
+// ([^/]+) from then on, so a header transform keyed "/{rest:.*}" misses <listenPath>/ from 5.6; keyed "/" it
+// applies everywhere in both.
+func TestRouteClassicVariable(t *testing.T) {
+	set := tykoas.Operation{TransformRequestHeaders: &tykoas.TransformHeaders{Enabled: true,
+		Add: []tykoas.Header{{Name: "X-Set", Value: "1"}}}}
+	onRest := api("rest", "/shop", true, svc, below("GET", set))
+	onSlash := api("slash", "/shop", true, svc, op("GET", set))
+	for _, tc := range []struct {
+		doc     *tykoas.Document
+		version tykroute.Version
+		path    string
+		applies bool
+	}{
+		{onRest, tykroute.Version{Major: 5, Minor: 4}, "/shop/", true},
+		{onRest, tykroute.Version{Major: 5, Minor: 8}, "/shop/", false},
+		{onRest, tykroute.Version{Major: 5, Minor: 8}, "/shop/x", true},
+		{onSlash, tykroute.Version{Major: 5, Minor: 8}, "/shop", true},
+		{onSlash, tykroute.Version{Major: 5, Minor: 8}, "/shop/x/y", true},
+		{onSlash, tykroute.Version{Major: 5, Minor: 4}, "/shop", true},
+	} {
+		got := tykroute.Route([]*tykoas.Document{tc.doc}, get("h", tc.path), tykroute.Options{Version: tc.version})
+		assert.Equal(t, tc.applies, len(got.RequestHeaders.Set) == 1, "%s %s on %s", tc.doc.Tyk.Info.ID, tc.path, tc.version)
+	}
+}
+
+// TestRouteAuthentication: an API with authentication on answers a request without credentials 401, unless the
+// operation that matches (the classic way) has ignoreAuthentication.
+func TestRouteAuthentication(t *testing.T) {
+	redirect := mock(301, tykoas.Header{Name: "Location", Value: "https://example.com/"})
+	redirect.IgnoreAuthentication = &tykoas.Allowance{Enabled: true}
+	d := api("secured", "/shop", true, svc, op("GET", tykoas.Operation{}), op("POST", redirect), below("POST", redirect),
+		func(d *tykoas.Document) { d.Tyk.Server.Authentication = &tykoas.Authentication{Enabled: true} })
+	got := tykroute.Route([]*tykoas.Document{d}, get("h", "/shop/x"), tykroute.Options{})
+	assert.Equal(t, 401, got.Status)
+	assert.Empty(t, got.Upstreams)
+	got = tykroute.Route([]*tykoas.Document{d}, tykroute.Request{Method: "POST", Host: "h", Path: "/shop/x"}, tykroute.Options{})
+	assert.Equal(t, 301, got.Status)
+}
+
+// TestRouteOrderBefore58: before Tyk 5.8.0 APIs were ordered by the length of their custom domain string, so
+// {h:.+}.shop.example.com (23 characters) ties with orders.shop.example.com and the tie goes by API ID, the
+// listen path not counting; from 5.8.0 the longer listen path wins.
+func TestRouteOrderBefore58(t *testing.T) {
+	apis := []*tykoas.Document{
+		api("a-catalog", "/", true, svc+"/catalog", domain("{h:.+}.shop.example.com")),
+		api("b-orders", "/orders", true, svc+"/orders", domain("orders.shop.example.com")),
+		api("c-longer", "/", true, svc+"/longer", domain("{h:.+}.longer.shop.example.com")),
+	}
+	req := get("orders.shop.example.com", "/orders/42")
+	assert.Equal(t, "a-catalog", tykroute.Route(apis, req, tykroute.Options{Version: tykroute.Version{Major: 5, Minor: 4}}).APIID)
+	assert.Equal(t, "b-orders", tykroute.Route(apis, req, tykroute.Options{Version: tykroute.Version{Major: 5, Minor: 8}}).APIID)
+	assert.Equal(t, "b-orders", tykroute.Route(apis, req, tykroute.Options{}).APIID, "the default is the oldest version the APIs need")
+}
+
+func TestParseVersion(t *testing.T) {
+	for in, want := range map[string]tykroute.Version{"5.8": {Major: 5, Minor: 8}, "v5.3.0-dev": {Major: 5, Minor: 3},
+		"v5.11.1": {Major: 5, Minor: 11}} {
+		got, err := tykroute.ParseVersion(in)
+		assert.NoError(t, err)
+		assert.Equal(t, want, got, in)
+	}
+	for _, bad := range []string{"", "5", "five.eight", "5.8.1.2", "5.-1"} {
+		_, err := tykroute.ParseVersion(bad)
+		assert.Error(t, err, bad)
+	}
 }

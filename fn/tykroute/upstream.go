@@ -228,3 +228,19 @@ func wirePath(p string) string {
 func buildURL(scheme, host, p, rawQuery string) string {
 	return withQuery(scheme+"://"+host+wirePath(p), rawQuery)
 }
+
+// upstreamHost is the Host header Tyk sends upstream: with upstream.preserveHostHeader the client's Host as it
+// came (port included), else the host of the one upstream URL; "" when load balancing leaves it open.
+func upstreamHost(api *candidate, clientHost string, ups []Target) string {
+	if p := api.doc.Tyk.Upstream.PreserveHostHeader; p != nil && p.Enabled {
+		return clientHost
+	}
+	if len(ups) != 1 {
+		return ""
+	}
+	u, err := url.Parse(ups[0].URL)
+	if err != nil || u.Scheme == "tyk" {
+		return ""
+	}
+	return u.Host
+}

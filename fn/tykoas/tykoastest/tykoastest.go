@@ -20,7 +20,9 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -100,6 +102,7 @@ func check(doc []byte) (problems error, missingSchema string) {
 	if !oas.IsOpenAPI30() {
 		errs = append(errs, fmt.Errorf("OpenAPI: version %q is not 3.0.x", oas.OpenAPI))
 	}
+	errs = append(errs, checkPathParameters(oas)...)
 	if err := oas.Validate(context.Background()); err != nil {
 		errs = append(errs, fmt.Errorf("OpenAPI: %w", err))
 	}
@@ -141,6 +144,53 @@ func check(doc []byte) (problems error, missingSchema string) {
 		}
 	}
 	return errors.Join(errs...), missingSchema
+}
+
+// templateVar is a {...} of a path key.
+var templateVar = regexp.MustCompile(`{([^{}]+)}`)
+
+// checkPathParameters checks path parameters as Tyk's kin-openapi reads them (v0.115 in Tyk 5.4 to 5.8, v0.132
+// in 5.11): the name of a template variable is everything between the braces, so {rest:.*} (a gorilla/mux
+// pattern) must be declared as "rest:.*", and every operation must have exactly its path's variables declared.
+// kin-openapi from v0.133 on (this module's) reads that variable as "rest" instead, so, once checked, the
+// declared names are given to it as it reads them; a real Gateway has the last word (e2e TestRealTyk*).
+func checkPathParameters(oas *openapi3.T) []error {
+	var errs []error
+	for key, item := range oas.Paths.Map() {
+		vars := map[string]bool{}
+		for _, m := range templateVar.FindAllStringSubmatch(key, -1) {
+			vars[m[1]] = true
+		}
+		for method, op := range item.Operations() {
+			declared := map[string]bool{}
+			for _, params := range []openapi3.Parameters{item.Parameters, op.Parameters} {
+				for _, p := range params {
+					if p != nil && p.Value != nil && p.Value.In == openapi3.ParameterInPath {
+						declared[p.Value.Name] = true
+					}
+				}
+			}
+			if !maps.Equal(vars, declared) {
+				errs = append(errs, fmt.Errorf("OpenAPI: %s %s declares the path parameters %v, Tyk reads %v from the path",
+					method, key, slices.Sorted(maps.Keys(declared)), slices.Sorted(maps.Keys(vars))))
+			}
+		}
+		for _, params := range []openapi3.Parameters{item.Parameters} {
+			for _, p := range params {
+				if p != nil && p.Value != nil && p.Value.In == openapi3.ParameterInPath {
+					p.Value.Name, _, _ = strings.Cut(p.Value.Name, ":")
+				}
+			}
+		}
+		for _, op := range item.Operations() {
+			for _, p := range op.Parameters {
+				if p != nil && p.Value != nil && p.Value.In == openapi3.ParameterInPath {
+					p.Value.Name, _, _ = strings.Cut(p.Value.Name, ":")
+				}
+			}
+		}
+	}
+	return errs
 }
 
 func checkOperations(oas *openapi3.T, ext any) []error {

@@ -1,0 +1,217 @@
+// Package explaincheck holds explain to what a real Tyk Gateway does. For each Gateway of a render it loads the
+// APIs the render made for that Gateway into a real Gateway (realtyk), sends requests that cover every API
+// (every OpenAPI method, the bare listen path, the listen path with a slash, deeper paths, a string-prefix
+// neighbour, query strings, each host a custom domain takes), and compares each answer with explain's answer for
+// the same request: the status, the upstream URL (host, port, path and query after rewrites), the Host and the
+// other request headers the upstream gets, the response headers, and a redirect's Location.
+package explaincheck
+
+import (
+	"fmt"
+	"net/http"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/gateway2tyk/gateway2tyk/e2e/realtyk"
+	"github.com/gateway2tyk/gateway2tyk/fn"
+	"github.com/gateway2tyk/gateway2tyk/fn/explain"
+	"github.com/gateway2tyk/gateway2tyk/fn/translate"
+	"github.com/gateway2tyk/gateway2tyk/fn/tykoas"
+	"github.com/gateway2tyk/gateway2tyk/fn/tykroute"
+)
+
+// Request is one request to send: its method, URL parts and headers.
+type Request struct {
+	Method, Host, Path, RawQuery string
+	Header                       map[string]string
+}
+
+// Tally counts the requests compared and how many agreed.
+type Tally struct {
+	Compared, Agreed int
+	// Disagreements name each request that disagreed with both answers (filled only with KeepGoing).
+	Disagreements []string
+}
+
+// Options change a check.
+type Options struct {
+	// KeepGoing compares every request and reports all disagreements at the end, instead of stopping at the
+	// first (for measuring how far a model is from the Gateway).
+	KeepGoing bool
+	// Extra requests are sent to every Gateway checked, besides the generated ones.
+	Extra []Request
+	// Gateways, when set, are the Gateways (namespace/name) to check; the others are left out.
+	Gateways []string
+}
+
+// anyHost is the host sent to APIs without a custom domain.
+const anyHost = "any-host.test"
+
+// clientHeader is a request header every request carries, so that a removal of it can be seen upstream.
+const clientHeader = "X-Client-Header"
+
+// Check compares, Gateway by Gateway, what g does with the generated requests with explain's answers for the
+// version g runs. The render's documents are adapted to that version first (see ForVersion), so the model and
+// the Gateway see the same documents.
+func Check(t *testing.T, g *realtyk.Gateway, out *fn.Output, version tykroute.Version, opt Options) Tally {
+	t.Helper()
+	ForVersion(out.Translation, version)
+	var tally Tally
+	for _, gw := range out.Attachment.Gateways {
+		name := gw.Gateway.Namespace + "/" + gw.Gateway.Name
+		if len(opt.Gateways) > 0 && !slices.Contains(opt.Gateways, name) {
+			continue
+		}
+		docs := map[string][]byte{}
+		var apis []*translate.API
+		for _, api := range out.Translation.APIs {
+			if api.Parent.Gateway != gw {
+				continue
+			}
+			b, err := api.Encode()
+			if err != nil {
+				t.Fatalf("API %s: %v", api.ID, err)
+			}
+			docs[api.ID] = b
+			apis = append(apis, api)
+		}
+		if err := g.Replace(docs); err != nil {
+			t.Fatalf("Gateway %s: loading %d APIs into the real Tyk Gateway: %v", name, len(docs), err)
+		}
+		for _, r := range append(Requests(apis), opt.Extra...) {
+			ans, err := explain.Explain(out, explain.Request{Method: r.Method, URL: r.url()},
+				explain.Options{Gateway: name, Version: version})
+			if err != nil {
+				t.Fatalf("explain %s %s: %v", r.Method, r.url(), err)
+			}
+			sent := r.send(ans)
+			got, err := g.Send(sent)
+			if err != nil {
+				t.Fatalf("Gateway %s: %v", name, err)
+			}
+			tally.Compared++
+			if diffs := Compare(ans, sent, got); len(diffs) > 0 {
+				msg := fmt.Sprintf("Gateway %s, %s: the real Tyk Gateway (%s) and explain disagree:\n  %s\n  explain: %s\n  Tyk:     %s",
+					name, sent, g.Version, strings.Join(diffs, "\n  "), describeAnswer(ans), describeResponse(got))
+				if !opt.KeepGoing {
+					t.Fatal(msg)
+				}
+				tally.Disagreements = append(tally.Disagreements, msg)
+				continue
+			}
+			tally.Agreed++
+		}
+	}
+	return tally
+}
+
+// ForVersion adapts the render's documents to a Gateway older than the rendered APIs need: before 5.8.0 Tyk's
+// schema has neither upstream.preserveHostHeader nor upstream.loadBalancing and refuses every API that sets
+// one, so they are left out (the upstream is then upstream.url, the first target). The model is run on the
+// same documents, so this excuses nothing else.
+func ForVersion(tr *translate.Output, v tykroute.Version) {
+	if !v.Less(tykroute.MinVersion) {
+		return
+	}
+	for _, api := range tr.APIs {
+		api.Document.Tyk.Upstream.PreserveHostHeader = nil
+		api.Document.Tyk.Upstream.LoadBalancing = nil
+	}
+}
+
+// Requests covers every API: every OpenAPI method on the bare listen path, the listen path with a slash, a
+// deeper path with a query, and the listen path followed by more characters (Tyk's listen paths are string
+// prefixes); each with every host the API's custom domain takes (a wildcard with one and with two labels).
+func Requests(apis []*translate.API) []Request {
+	seen := map[string]bool{}
+	var out []Request
+	for _, api := range apis {
+		lp := api.Document.Tyk.Server.ListenPath.Value
+		for _, host := range hostsOf(api.Document) {
+			for _, p := range pathsUnder(lp) {
+				path, query, _ := strings.Cut(p, "?")
+				for _, m := range methods {
+					r := Request{Method: m, Host: host, Path: path, RawQuery: query}
+					if !seen[r.String()] {
+						seen[r.String()] = true
+						out = append(out, r)
+					}
+				}
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].String() < out[j].String() })
+	return out
+}
+
+// methods are the methods a match can name (OpenAPI's), each sent to every path.
+var methods = []string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE"}
+
+func pathsUnder(lp string) []string {
+	if lp == "/" {
+		return []string{"/", "/x", "/x/y/?q=1&r=two"}
+	}
+	base := strings.TrimSuffix(lp, "/")
+	return []string{base, base + "/", base + "/x/y?q=1&r=two", base + "x", base + "?only=query"}
+}
+
+// hostsOf lists the hosts an API takes: its custom domain with each {name:pattern} part filled with one label
+// and with two, or anyHost when it has none.
+func hostsOf(d *tykoas.Document) []string {
+	cd := d.Tyk.Server.CustomDomain
+	if cd == nil || !cd.Enabled || cd.Name == "" {
+		return []string{anyHost}
+	}
+	if !strings.Contains(cd.Name, "{") {
+		return []string{cd.Name}
+	}
+	var out []string
+	for _, fill := range []string{"one", "two.labels"} {
+		var b strings.Builder
+		depth := 0
+		for _, c := range cd.Name {
+			switch {
+			case c == '{':
+				if depth == 0 {
+					b.WriteString(fill)
+				}
+				depth++
+			case c == '}':
+				depth--
+			case depth == 0:
+				b.WriteRune(c)
+			}
+		}
+		out = append(out, b.String())
+	}
+	return out
+}
+
+func (r Request) String() string {
+	return r.Method + " " + r.url().String()
+}
+
+// send is the request as sent: a client header that explain's answer may remove, each request header the
+// answer removes (so the removal can be seen), and the response headers the answer removes asked of the
+// upstream (so their removal can be seen).
+func (r Request) send(ans *explain.Answer) realtyk.Request {
+	s := realtyk.Request{Method: r.Method, Host: r.Host, Path: r.Path, RawQuery: r.RawQuery,
+		Header: http.Header{}, EchoHeaders: http.Header{}}
+	s.Header.Set(clientHeader, "from-client")
+	for name, value := range r.Header {
+		s.Header.Set(name, value)
+	}
+	for _, c := range ans.RequestHeaders {
+		if name, ok := strings.CutPrefix(c, "remove "); ok {
+			s.Header.Set(name, "from-client")
+		}
+	}
+	for _, c := range ans.ResponseHeaders {
+		if name, ok := strings.CutPrefix(c, "remove "); ok {
+			s.EchoHeaders.Set(name, "from-upstream")
+		}
+	}
+	return s
+}

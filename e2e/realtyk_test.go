@@ -1,0 +1,98 @@
+package e2e_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"sigs.k8s.io/kustomize/kyaml/kio"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/gateway2tyk/gateway2tyk/e2e/explaincheck"
+	"github.com/gateway2tyk/gateway2tyk/e2e/realtyk"
+	"github.com/gateway2tyk/gateway2tyk/fn"
+	"github.com/gateway2tyk/gateway2tyk/fn/config"
+	"github.com/gateway2tyk/gateway2tyk/fn/tykroute"
+)
+
+// TestRealTykExamples renders every example, loads each Gateway's APIs into a real open-source Tyk Gateway and
+// checks that every request covering them gets the answer explain gives (explaincheck).
+func TestRealTykExamples(t *testing.T) {
+	root := repoRoot(t)
+	g := realtyk.Start(t, realtyk.Find(t), realtyk.Options{})
+	version, err := tykroute.ParseVersion(g.Version)
+	if err != nil {
+		t.Fatalf("the Gateway's /hello: %v", err)
+	}
+	keepGoing := os.Getenv("EXPLAINCHECK_KEEP_GOING") != ""
+	var total explaincheck.Tally
+	for _, ex := range []string{"basic", "storefront", "secured"} {
+		t.Run(ex, func(t *testing.T) {
+			out := renderExample(t, filepath.Join(root, "examples", ex))
+			tally := explaincheck.Check(t, g, out, version, explaincheck.Options{KeepGoing: keepGoing})
+			t.Logf("examples/%s: %d requests compared with explain, %d agreed", ex, tally.Compared, tally.Agreed)
+			for _, d := range tally.Disagreements {
+				t.Error(d)
+			}
+			total.Compared += tally.Compared
+			total.Agreed += tally.Agreed
+		})
+	}
+	t.Logf("all examples: %d requests compared with explain, %d agreed (Tyk Gateway %s)", total.Compared, total.Agreed, g.Version)
+}
+
+// renderExample renders an example directory in memory as `gateway2tyk render` reads it, plus the ConfigMaps
+// its kustomization generates from files (configMapGenerator: bases/*.json as tyk-oas.json).
+func renderExample(t *testing.T, dir string) *fn.Output {
+	t.Helper()
+	nodes, err := kio.LocalPackageReader{PackagePath: dir, OmitReaderAnnotations: true}.Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var items []*yaml.RNode
+	var fnConfig *yaml.RNode
+	for _, n := range nodes {
+		switch n.GetKind() {
+		case "Kustomization", "Kptfile":
+		case "RenderConfig":
+			fnConfig = n
+		default:
+			items = append(items, n)
+		}
+	}
+	bases, _ := filepath.Glob(filepath.Join(dir, "bases", "*.json"))
+	for _, b := range bases {
+		data, err := os.ReadFile(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cm := yaml.NewMapRNode(nil)
+		name := trimExt(filepath.Base(b))
+		for _, f := range []yaml.Filter{
+			yaml.SetField("apiVersion", yaml.NewStringRNode("v1")), yaml.SetField("kind", yaml.NewStringRNode("ConfigMap")),
+		} {
+			if _, err := cm.Pipe(f); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := cm.SetName(name); err != nil {
+			t.Fatal(err)
+		}
+		if err := cm.SetNamespace("shop"); err != nil {
+			t.Fatal(err)
+		}
+		cm.SetDataMap(map[string]string{"tyk-oas.json": string(data)})
+		items = append(items, cm)
+	}
+	cfg, err := config.Load(fnConfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := fn.Render(items, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func trimExt(name string) string { return name[:len(name)-len(filepath.Ext(name))] }
