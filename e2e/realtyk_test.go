@@ -1,6 +1,7 @@
 package e2e_test
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
@@ -8,6 +9,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/gateway2tyk/gateway2tyk/bench/resourcelist"
 	"github.com/gateway2tyk/gateway2tyk/e2e/explaincheck"
 	"github.com/gateway2tyk/gateway2tyk/e2e/realtyk"
 	"github.com/gateway2tyk/gateway2tyk/fn"
@@ -15,7 +17,7 @@ import (
 	"github.com/gateway2tyk/gateway2tyk/fn/tykroute"
 )
 
-// TestRealTykExamples renders every example, loads each Gateway's APIs into a real open-source Tyk Gateway and
+// TestRealTykExamples renders every example (and the stories of testdata/realtyk), loads each Gateway's APIs into a real open-source Tyk Gateway and
 // checks that every request covering them gets the answer explain gives (explaincheck).
 func TestRealTykExamples(t *testing.T) {
 	root := repoRoot(t)
@@ -26,11 +28,14 @@ func TestRealTykExamples(t *testing.T) {
 	}
 	keepGoing := os.Getenv("EXPLAINCHECK_KEEP_GOING") != ""
 	var total explaincheck.Tally
-	for _, ex := range []string{"basic", "storefront", "secured"} {
+	for _, ex := range []string{"examples/basic", "examples/storefront", "examples/secured", "e2e/testdata/realtyk/base-middleware"} {
 		t.Run(ex, func(t *testing.T) {
-			out := renderExample(t, filepath.Join(root, "examples", ex))
+			out := renderExample(t, filepath.Join(root, ex))
+			if len(out.Translation.APIs) == 0 {
+				t.Fatalf("%s renders no API", ex)
+			}
 			tally := explaincheck.Check(t, g, out, version, explaincheck.Options{KeepGoing: keepGoing})
-			t.Logf("examples/%s: %d requests compared with explain, %d agreed", ex, tally.Compared, tally.Agreed)
+			t.Logf("%s: %d requests compared with explain, %d agreed", ex, tally.Compared, tally.Agreed)
 			for _, d := range tally.Disagreements {
 				t.Error(d)
 			}
@@ -39,6 +44,38 @@ func TestRealTykExamples(t *testing.T) {
 		})
 	}
 	t.Logf("all examples: %d requests compared with explain, %d agreed (Tyk Gateway %s)", total.Compared, total.Agreed, g.Version)
+}
+
+// TestRealTykFleet does the same for a small generated fleet (bench/resourcelist: 60 routes over three
+// Gateways with HTTPS and HTTP listeners, method matches, header filters, canary weights, prefix rewrites,
+// redirects, headless backends and invalid routes of every kind the generator makes).
+func TestRealTykFleet(t *testing.T) {
+	g := realtyk.Start(t, realtyk.Find(t), realtyk.Options{})
+	version, err := tykroute.ParseVersion(g.Version)
+	if err != nil {
+		t.Fatalf("the Gateway's /hello: %v", err)
+	}
+	var buf bytes.Buffer
+	resourcelist.Generate(&buf, 60, 1)
+	rw := &kio.ByteReadWriter{Reader: &buf}
+	items, err := rw.Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.Load(rw.FunctionConfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := fn.Render(items, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tally := explaincheck.Check(t, g, out, version, explaincheck.Options{KeepGoing: os.Getenv("EXPLAINCHECK_KEEP_GOING") != ""})
+	for _, d := range tally.Disagreements {
+		t.Error(d)
+	}
+	t.Logf("fleet of 60 routes, %d APIs: %d requests compared with explain, %d agreed (Tyk Gateway %s)",
+		len(out.Translation.APIs), tally.Compared, tally.Agreed, g.Version)
 }
 
 // renderExample renders an example directory in memory as `gateway2tyk render` reads it, plus the ConfigMaps

@@ -431,6 +431,14 @@ func routeDoc(id string) *tykoas.Document {
 	return d
 }
 
+// plainGetRouteDoc is a route's API with an operation for GET and no middleware of its own (a route that
+// matches GET and lets no other method through would have 404 mocks too; these are left out here).
+func plainGetRouteDoc(id string) *tykoas.Document {
+	d := plainRouteDoc(id)
+	d.AddOperation("/", "GET", "get")
+	return d
+}
+
 // headersOnlyRouteDoc is a route's API whose only operation changes headers: Tyk matches that the classic way,
 // whatever paths the base describes.
 func headersOnlyRouteDoc(id string) *tykoas.Document {
@@ -503,6 +511,18 @@ func TestConflicts(t *testing.T) {
 			xOf(doc)["middleware"] = map[string]any{"operations": map[string]any{"get": map[string]any{
 				"rateLimit": map[string]any{"enabled": true, "rate": 10, "per": "1s"}}}}
 		}, want: []string{`the base document configures middleware for operation "get", which the route's API uses`}},
+		{name: "classic middleware for an operation the route serves plainly", route: plainGetRouteDoc("gwapi-1"),
+			edit: func(doc map[string]any) {
+				xOf(doc)["middleware"] = map[string]any{"operations": map[string]any{"get": map[string]any{
+					"transformRequestHeaders": map[string]any{"enabled": true}}}}
+			}},
+		{name: "router middleware for an operation the route serves plainly", route: plainGetRouteDoc("gwapi-1"),
+			edit: func(doc map[string]any) {
+				xOf(doc)["middleware"] = map[string]any{"operations": map[string]any{"get": map[string]any{
+					"validateRequest": map[string]any{"enabled": true}}}}
+			}, want: []string{`the base document configures validateRequest for operation "get" of the route's API: ` +
+				`Tyk finds validateRequest through its OpenAPI router, which reaches that operation (path /) on the ` +
+				`listen path followed by "/" only, not on every path under it`}},
 		{name: "middleware for a 404 mock of the route", route: routeDoc("gwapi-1"), edit: func(doc map[string]any) {
 			xOf(doc)["middleware"] = map[string]any{"operations": map[string]any{"delete": map[string]any{}}}
 		}, want: []string{`the base document configures middleware for operation "delete", which the route's API uses`}},

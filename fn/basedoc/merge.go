@@ -46,7 +46,34 @@ func (d *Definition) Conflicts(route *tykoas.Document) []string {
 		}
 	}
 	out = append(out, strayOperations(d.tree, route)...)
+	out = append(out, routerMiddleware(d.tree, route)...)
 	sort.Strings(out)
+	return out
+}
+
+// routerOnly are the middleware Tyk finds through its OpenAPI router rather than the classic way (shown on a
+// real Gateway for mockResponse; validateRequest uses the same lookup in Tyk's source).
+var routerOnly = []string{"mockResponse", "validateRequest"}
+
+// routerMiddleware reports middleware of the base, on an operation of the route's API, that Tyk would find
+// through its OpenAPI router: the route's operations are keyed "/", which the router matches on
+// <listenPath>/ only, so such middleware would not apply on every path under the listen path.
+func routerMiddleware(tree map[string]any, route *tykoas.Document) []string {
+	v, _ := lookup(tree, []string{extensionKey, "middleware", "operations"})
+	ops, _ := v.(map[string]any)
+	var out []string
+	for _, p := range route.OpenAPI.Paths.InMatchingOrder() {
+		for _, op := range route.OpenAPI.Paths.Value(p).Operations() {
+			baseOp, _ := ops[op.OperationID].(map[string]any)
+			for _, kind := range routerOnly {
+				if _, set := baseOp[kind]; set {
+					out = append(out, fmt.Sprintf("the base document configures %s for operation %q of the route's "+
+						"API: Tyk finds %s through its OpenAPI router, which reaches that operation (path %s) on the "+
+						"listen path followed by \"/\" only, not on every path under it", kind, op.OperationID, kind, p))
+				}
+			}
+		}
+	}
 	return out
 }
 
