@@ -163,34 +163,36 @@ func checkPathParameters(oas *openapi3.T) []error {
 		}
 		for method, op := range item.Operations() {
 			declared := map[string]bool{}
-			for _, params := range []openapi3.Parameters{item.Parameters, op.Parameters} {
-				for _, p := range params {
-					if p != nil && p.Value != nil && p.Value.In == openapi3.ParameterInPath {
-						declared[p.Value.Name] = true
-					}
-				}
+			for _, p := range pathParameters(item.Parameters, op.Parameters) {
+				declared[p.Name] = true
 			}
 			if !maps.Equal(vars, declared) {
 				errs = append(errs, fmt.Errorf("OpenAPI: %s %s declares the path parameters %v, Tyk reads %v from the path",
 					method, key, slices.Sorted(maps.Keys(declared)), slices.Sorted(maps.Keys(vars))))
 			}
 		}
-		for _, params := range []openapi3.Parameters{item.Parameters} {
-			for _, p := range params {
-				if p != nil && p.Value != nil && p.Value.In == openapi3.ParameterInPath {
-					p.Value.Name, _, _ = strings.Cut(p.Value.Name, ":")
-				}
-			}
-		}
+		all := []openapi3.Parameters{item.Parameters}
 		for _, op := range item.Operations() {
-			for _, p := range op.Parameters {
-				if p != nil && p.Value != nil && p.Value.In == openapi3.ParameterInPath {
-					p.Value.Name, _, _ = strings.Cut(p.Value.Name, ":")
-				}
-			}
+			all = append(all, op.Parameters)
+		}
+		for _, p := range pathParameters(all...) {
+			p.Name, _, _ = strings.Cut(p.Name, ":")
 		}
 	}
 	return errs
+}
+
+// pathParameters are the parameters "in: path" of the lists.
+func pathParameters(lists ...openapi3.Parameters) []*openapi3.Parameter {
+	var out []*openapi3.Parameter
+	for _, list := range lists {
+		for _, ref := range list {
+			if ref != nil && ref.Value != nil && ref.Value.In == openapi3.ParameterInPath {
+				out = append(out, ref.Value)
+			}
+		}
+	}
+	return out
 }
 
 func checkOperations(oas *openapi3.T, ext any) []error {

@@ -100,6 +100,18 @@ func TestCheckFails(t *testing.T) {
 			},
 			want: []string{`middleware.operations["get-shopp"]`, "Tyk ignores it"},
 		},
+		// Tyk's kin-openapi reads {rest:.*} as the parameter "rest:.*" (the newer one of this module as "rest").
+		"a gorilla/mux path variable declared without its pattern": {
+			mutate: func(m map[string]any) {
+				m["paths"].(map[string]any)["/{rest:.*}"] = map[string]any{
+					"parameters": []any{map[string]any{"name": "rest", "in": "path", "required": true,
+						"schema": map[string]any{"type": "string"}}},
+					"get": map[string]any{"operationId": "get-rest", "responses": map[string]any{
+						"default": map[string]any{"description": "d"}}},
+				}
+			},
+			want: []string{"GET /{rest:.*} declares the path parameters [rest], Tyk reads [rest:.*] from the path"},
+		},
 		"listenPath without value (schema)": {
 			mutate: func(m map[string]any) {
 				obj(m, "x-tyk-api-gateway", "server")["listenPath"] = map[string]any{}
