@@ -139,6 +139,7 @@ func Start(t testing.TB, bins Binaries, opt Options) *Gateway {
 	cmd.Dir = dir
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	cmd.Env = gatewayEnv(up.addr)
+	dieWithTest(cmd)
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("starting the Tyk Gateway %s: %v", bins.Tyk, err)
 	}
@@ -250,6 +251,7 @@ func startRedis(t testing.TB, bin, dir string) int {
 		t.Fatal(err)
 	}
 	cmd.Stdout, cmd.Stderr = logFile, logFile
+	dieWithTest(cmd)
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("starting redis-server: %v", err)
 	}
