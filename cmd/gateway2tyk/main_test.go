@@ -1,0 +1,38 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// A mistyped subcommand or a stray argument is a usage error on one line, with cobra's suggestion; only no
+// argument at all is the KRM function.
+func TestUnknownSubcommand(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		args   []string
+		stderr string
+	}{
+		{"typo", []string{"rendr", "a", "b"}, `gateway2tyk: unknown command "rendr" for "gateway2tyk"  Did you mean this? 	render`},
+		{"stray word", []string{"shop"}, `gateway2tyk: unknown command "shop" for "gateway2tyk"`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			code, out, stderr := cli(t, "", c.args...)
+			assert.Equal(t, 2, code)
+			assert.Empty(t, out, "the KRM function did not run")
+			assert.Equal(t, 1, strings.Count(stderr, "\n"), "one line: %q", stderr)
+			assert.True(t, strings.HasPrefix(stderr, c.stderr), stderr)
+		})
+	}
+}
+
+// With no argument gateway2tyk is still the KRM function: a ResourceList in, a ResourceList out.
+func TestNoArgumentIsTheKRMFunction(t *testing.T) {
+	in := "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: v1\n  kind: Service\n  metadata:\n    name: a\n"
+	code, out, stderr := cli(t, in)
+	assert.Equal(t, 0, code, stderr)
+	assert.Contains(t, out, "kind: ResourceList")
+	assert.Contains(t, out, "name: a")
+}
