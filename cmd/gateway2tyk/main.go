@@ -95,6 +95,7 @@ func newRoot() *cobra.Command {
 	root.AddCommand(newRenderCommand(), newExplainCommand(), newConfigureCommand())
 	root.AddCommand(newGraphCommand())
 	root.AddCommand(newSyncCommand())
+	root.AddCommand(newDiffCommand())
 	return root
 }
 
