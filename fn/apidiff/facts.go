@@ -36,9 +36,10 @@ var aspectOrder = []string{AspectServed, AspectNotFound, AspectRedirects, Aspect
 	AspectRequestHeaders, AspectResponseHeaders, AspectAuthentication, AspectBase, AspectRateLimit, AspectCertificates,
 	AspectOther}
 
-// methods are the HTTP methods an OpenAPI 3.0 path item can hold, in the order a report lists them.
+// methods are the HTTP methods a report lists, in its order: those the translation writes operations for
+// (CONNECT, which it never writes, is left out, so that "every method" means what a route's rules can match).
 var methods = []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch,
-	http.MethodDelete, http.MethodOptions, http.MethodConnect, http.MethodTrace}
+	http.MethodDelete, http.MethodOptions, http.MethodTrace}
 
 // claimed are the parts of the document (dotted paths in its JSON tree) that the named aspects describe; the rest
 // is AspectOther. Identity (titles, IDs, hostname and listen path) is in the API's Ref.
