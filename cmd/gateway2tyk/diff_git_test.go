@@ -83,18 +83,10 @@ func TestDiffGitBadInput(t *testing.T) {
 		{"too many arguments", []string{"diff", "--git", "a", "b", "c", "d"}, "gateway2tyk: diff --git takes REV [REV2] PATH (got 4 arguments)"},
 		{"outside the repository", []string{"diff", "--git", "HEAD", os.TempDir()}, "gateway2tyk: diff --git: " + os.TempDir() + " is outside the git work tree"},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			code, out, stderr := cli(t, "", c.args...)
-			assert.Equal(t, 2, code)
-			assert.Empty(t, out)
-			assert.Equal(t, 1, strings.Count(stderr, "\n"), "one line: %q", stderr)
-			assert.True(t, strings.HasPrefix(stderr, c.stderr), stderr)
-		})
+		t.Run(c.name, func(t *testing.T) { usageErrorLine(t, c.stderr, c.args...) })
 	}
 	t.Chdir(t.TempDir())
-	code, _, stderr := cli(t, "", "diff", "--git", "HEAD", ".")
-	assert.Equal(t, 2, code)
-	assert.True(t, strings.HasPrefix(stderr, "gateway2tyk: diff --git: not in a git work tree"), stderr)
+	usageErrorLine(t, "gateway2tyk: diff --git: not in a git work tree", "diff", "--git", "HEAD", ".")
 }
 
 // An already rendered stream on each side gives the report of its sources, except the results, which a rendered

@@ -124,12 +124,17 @@ func TestDiffBadInput(t *testing.T) {
 		{"bad format", []string{"diff", "-o", "html", oldDir, newDir}, `gateway2tyk: diff: -o must be text, markdown or json (got "html")`},
 		{"bad fail-on", []string{"diff", "--fail-on", "api-gone", oldDir, newDir}, `gateway2tyk: diff: --fail-on: unknown kind "api-gone"`},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			code, out, stderr := cli(t, "", c.args...)
-			assert.Equal(t, 2, code)
-			assert.Empty(t, out)
-			assert.Equal(t, 1, strings.Count(stderr, "\n"), "one line: %q", stderr)
-			assert.True(t, strings.HasPrefix(stderr, c.stderr), stderr)
-		})
+		t.Run(c.name, func(t *testing.T) { usageErrorLine(t, c.stderr, c.args...) })
 	}
+}
+
+// usageErrorLine runs the command line and checks that it is a usage error: exit status 2, nothing on stdout, one
+// line on stderr that starts with want.
+func usageErrorLine(t *testing.T, want string, args ...string) {
+	t.Helper()
+	code, out, stderr := cli(t, "", args...)
+	assert.Equal(t, 2, code)
+	assert.Empty(t, out)
+	assert.Equal(t, 1, strings.Count(stderr, "\n"), "one line: %q", stderr)
+	assert.True(t, strings.HasPrefix(stderr, want), stderr)
 }
