@@ -21,9 +21,9 @@ const (
 var RiskKinds = []RiskKind{RiskAPIRemoved, RiskAuthOff, RiskAcceptanceLost, RiskBackendUnresolved, RiskListenerEmptied,
 	RiskNewWarning}
 
-// DefaultFailOn are the kinds that fail a check unless --fail-on says otherwise: the four the issue of the PR
-// review names. A listener emptied and a new warning are marked but do not fail by default: they follow from the
-// others or are informational.
+// DefaultFailOn are the kinds that fail a check unless --fail-on says otherwise: the changes that break traffic
+// or open it. A listener emptied and a new warning are marked but do not fail by default: a listener emptied
+// follows from routes removed or rejected (which fail on their own), and a warning may be expected.
 var DefaultFailOn = []RiskKind{RiskAPIRemoved, RiskAuthOff, RiskAcceptanceLost, RiskBackendUnresolved}
 
 // ParseFailOn reads --fail-on: kinds separated by commas, or "all", or "none".
