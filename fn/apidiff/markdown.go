@@ -35,7 +35,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 			return
 		}
 		fmt.Fprintf(&b, "#### %s (%d)\n\n", title, len(refs))
-		folded(&b, len(refs), strings.ToLower(title), func(b *strings.Builder) {
+		folded(&b, len(refs), strings.ToLower(title[:1])+title[1:], func(b *strings.Builder) {
 			b.WriteString("| Route | Gateway | Hostname | Path | API ID |\n|---|---|---|---|---|\n")
 			for _, a := range refs {
 				fmt.Fprintf(b, "| %s | %s | %s | %s | %s |\n", code(a.Route), code(a.Gateway), code(a.Hostname),
