@@ -19,7 +19,7 @@ var updateDiff = flag.Bool("update", false, "rewrite the golden reports of testd
 var diffStories = map[string]int{
 	"methods": 0, "upstream-weights": 0, "rewrite": 0, "redirect": 0, "headers": 0, "auth-off": 1,
 	"base-middleware": 0, "certificates": 0, "acceptance-lost": 1, "backend-unresolved": 1, "api-added-removed": 1,
-	"results-disappear": 0,
+	"results-disappear": 0, "parent-typo": 1,
 }
 
 // storySides writes a story's two sides into directories, as a user's repository would hold them.

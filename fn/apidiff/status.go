@@ -118,7 +118,43 @@ func statusChanges(o Object, old, new objectStatus) []Change {
 	for _, k := range parents {
 		out = append(out, conditionChanges("parent "+k+" ", oldP[k].Conditions, newP[k].Conditions, true)...)
 	}
-	return out
+	return append(out, acceptanceLost(o, old.Parents, new.Parents)...)
+}
+
+// acceptanceLost reports a route that was accepted by a parent and, still there, is accepted by none: when its
+// parentRefs change (a typo in a sectionName), no single parent's Accepted goes from True to False, yet the
+// route stops being served.
+func acceptanceLost(o Object, old, new []gwv1.RouteParentStatus) []Change {
+	accepted := func(ps []gwv1.RouteParentStatus) []string {
+		var names []string
+		for _, p := range ps {
+			if c := findCondition(p.Conditions, string(gwv1.RouteConditionAccepted)); c != nil && healthy(c) {
+				names = append(names, parentName(o, p.ParentRef))
+			}
+		}
+		sort.Strings(names)
+		return names
+	}
+	before, after := accepted(old), accepted(new)
+	if len(before) == 0 || len(after) > 0 || len(new) == 0 {
+		return nil
+	}
+	for _, p := range old {
+		if !hasParent(new, parentName(o, p.ParentRef), o) {
+			return []Change{{Subject: "accepted by", Old: strings.Join(before, ", "), New: "no parent", Warning: true,
+				Risk: RiskAcceptanceLost}}
+		}
+	}
+	return nil // every old parent is still there: its own Accepted change carries the risk
+}
+
+func hasParent(ps []gwv1.RouteParentStatus, name string, o Object) bool {
+	for _, p := range ps {
+		if parentName(o, p.ParentRef) == name {
+			return true
+		}
+	}
+	return false
 }
 
 // parentName writes a parentRef as a reviewer reads it: kind, namespace/name (the route's namespace when
