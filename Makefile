@@ -16,7 +16,7 @@ GO_VERSION     := $(shell sed -n 's/^go //p' go.mod)
 
 .DEFAULT_GOAL := build
 
-.PHONY: help build demo test vet fmt-check go-test e2e-tyk check-dockerfile image image-test bench clean
+.PHONY: help build demo test vet fmt-check go-test e2e-tyk check-dockerfile image image-test bench bench-diff clean
 
 help: ## Show the targets
 	@echo "make build          build bin/gateway2tyk"
@@ -28,6 +28,7 @@ help: ## Show the targets
 	@echo "make image          docker build the image $(IMAGE) (needs a Docker engine)"
 	@echo "make image-test     run the built image $(IMAGE) as nobody with no network, on $(EXAMPLE)"
 	@echo "make bench          time gateway2tyk against a no-op KRM function on generated fleets (SIZES=\"1000 10000\")"
+	@echo "make bench-diff     time gateway2tyk diff of two fleets differing in CHANGED routes against one render"
 	@echo "make clean          remove bin/"
 	@echo "make fuzz           run each fuzz target for FUZZTIME (default $(FUZZTIME)), one after another"
 
@@ -119,6 +120,12 @@ SIZES ?= 1000 10000
 RUNS  ?= 2
 bench:
 	SIZES="$(SIZES)" RUNS="$(RUNS)" GO="$(GO)" sh bench/run.sh
+
+# gateway2tyk diff of a fleet and the same fleet with CHANGED routes changed, against one render of the fleet
+# (bench/diff.sh; BENCHMARKS.md records a run).
+CHANGED ?= 10
+bench-diff:
+	SIZES="$(SIZES)" RUNS="$(RUNS)" CHANGED="$(CHANGED)" GO="$(GO)" sh bench/diff.sh
 
 clean:
 	rm -rf $(BIN)

@@ -84,6 +84,10 @@ func newRoot() *cobra.Command {
 		}
 		return nil
 	}
+	// command.Build accepts any arguments (its standalone mode reads them as files); with the standalone mode off
+	// they would be ignored and a mistyped subcommand would run the KRM function on stdin. Without an Args check
+	// cobra refuses an unknown word on a root command that has subcommands, and suggests the closest one.
+	root.Args = nil
 	root.Use = "gateway2tyk"
 	root.Short = "Render Kubernetes Gateway API routes into Tyk OAS APIs (a KRM function)"
 	root.Long = "With no arguments, gateway2tyk is a KRM function: it reads a ResourceList on stdin and writes one on stdout.\n" +
@@ -91,6 +95,7 @@ func newRoot() *cobra.Command {
 	root.AddCommand(newRenderCommand(), newExplainCommand(), newConfigureCommand())
 	root.AddCommand(newGraphCommand())
 	root.AddCommand(newSyncCommand())
+	root.AddCommand(newDiffCommand())
 	return root
 }
 

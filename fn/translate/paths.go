@@ -2,6 +2,7 @@ package translate
 
 import (
 	"fmt"
+	"reflect"
 	"regexp"
 	"sort"
 	"strings"
@@ -219,6 +220,22 @@ const (
 	belowPath     = "/{" + restParameter + "}"
 	belowSuffix   = "-below"
 )
+
+// IsMockCopy reports whether the operation at path key for method, with middleware op, is the copy of a mock
+// the render makes for the paths below <listenPath>/ (see operationPath): the same mockResponse as the method's
+// operation at "/" (atRoot), and nothing else but the ignoreAuthentication a base document's merge gives both.
+// Readers of rendered documents (diff) count such a method once.
+func IsMockCopy(key string, op, atRoot tykoas.Operation) bool {
+	return key == belowPath && op.MockResponse != nil && atRoot.MockResponse != nil &&
+		reflect.DeepEqual(op, tykoas.Operation{MockResponse: atRoot.MockResponse, IgnoreAuthentication: atRoot.IgnoreAuthentication})
+}
+
+// IsBareListenPathLoop reports whether rw is the loop the render writes for the bare listen path (see
+// bareListenPathLoop): a means of answering on every path, not a rewrite a rule asked for.
+func IsBareListenPathLoop(rw *tykoas.URLRewrite, listenPath string) bool {
+	loop := bareListenPathLoop(listenPath)
+	return loop != nil && rw != nil && *loop == *rw
+}
 
 // bareListenPathLoop sends a request for exactly the listen path (no trailing slash), query kept, back into the
 // same API as <listenPath>/ (Tyk's tyk://self loop), where the OpenAPI router finds the mockResponse. Other

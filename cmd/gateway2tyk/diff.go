@@ -1,0 +1,171 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gateway2tyk/gateway2tyk/fn/apidiff"
+)
+
+func newDiffCommand() *cobra.Command {
+	var configPath, output, failOn string
+	var gitForm bool
+	cmd := &cobra.Command{
+		Use: "diff [-c CONFIG] [-o text|markdown|json] [--fail-on KINDS] OLD NEW\n" +
+			"  gateway2tyk diff [flags] --git REV [REV2] PATH",
+		Short: "Report what a change does to the rendered APIs, for review in a pull request",
+		Long: "diff renders OLD and NEW (each a file or directory as render takes them, or an already rendered YAML\n" +
+			"stream) and reports per API what is added, removed and changed, the would-be status changes of routes,\n" +
+			"listeners and Gateways, and the results that appear or disappear. With --git it compares PATH at git\n" +
+			"revision REV with the working tree, or with revision REV2.\n\n" +
+			"Risky changes are marked; those of a kind --fail-on names make the exit status 1. Kinds: " +
+			strings.Join(kindNames(apidiff.RiskKinds), ", ") + ", all, none.\n" +
+			"Exit status: 0 no failing change, 1 a failing change, 2 a usage error.",
+		Args: func(cmd *cobra.Command, args []string) error {
+			if gitForm {
+				if len(args) < 2 || len(args) > 3 {
+					return usage("diff --git takes REV [REV2] PATH (got %d arguments)", len(args))
+				}
+				return nil
+			}
+			if len(args) != 2 {
+				return usage("diff takes OLD and NEW (got %d arguments); or --git REV [REV2] PATH", len(args))
+			}
+			return nil
+		},
+		SilenceErrors: true,
+		SilenceUsage:  true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if output != "text" && output != "markdown" && output != "json" {
+				return usage("diff: -o must be text, markdown or json (got %q)", output)
+			}
+			fail, err := apidiff.ParseFailOn(failOn)
+			if err != nil {
+				return usage("diff: %v", err)
+			}
+			var old, new *apidiff.Snapshot
+			if gitForm {
+				old, new, err = gitSides(args, configPath)
+			} else {
+				old, new, err = pathSides(args[0], args[1], configPath)
+			}
+			if err != nil {
+				return err
+			}
+			report, err := apidiff.Compare(old, new, fail)
+			if err != nil {
+				return usage("diff: %v", err)
+			}
+			switch output {
+			case "markdown":
+				err = report.WriteMarkdown(cmd.OutOrStdout())
+			case "json":
+				err = report.WriteJSON(cmd.OutOrStdout())
+			default:
+				err = report.WriteText(cmd.OutOrStdout())
+			}
+			if err != nil {
+				return err
+			}
+			if report.Failing > 0 {
+				return &reportedError{fmt.Errorf("%d failing change(s)", report.Failing)}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVarP(&configPath, "config", "c", "", "the function config for both sides (a RenderConfig or a ConfigMap)")
+	cmd.Flags().StringVarP(&output, "output", "o", "text", "text, markdown (a pull request comment) or json")
+	cmd.Flags().StringVar(&failOn, "fail-on", strings.Join(kindNames(apidiff.DefaultFailOn), ","),
+		"the kinds of risky change that make the exit status 1, separated by commas")
+	cmd.Flags().BoolVar(&gitForm, "git", false, "compare PATH at git revision REV with the working tree (or with REV2)")
+	return cmd
+}
+
+// pathSides renders (or reads, when already rendered) both sides.
+func pathSides(oldPath, newPath, configPath string) (*apidiff.Snapshot, *apidiff.Snapshot, error) {
+	old, err := loadSide("OLD", []string{oldPath}, configPath)
+	if err != nil {
+		return nil, nil, err
+	}
+	new, err := loadSide("NEW", []string{newPath}, configPath)
+	return old, new, err
+}
+
+// gitSides extracts PATH at REV (and REV2) with git; a side that does not have PATH is empty, but PATH must be
+// on one side at least.
+func gitSides(args []string, configPath string) (*apidiff.Snapshot, *apidiff.Snapshot, error) {
+	path := args[len(args)-1]
+	revs, err := apidiff.OpenRevisions(path)
+	if err != nil {
+		return nil, nil, usage("diff %v", err)
+	}
+	tmp, err := os.MkdirTemp("", "gateway2tyk-diff-")
+	if err != nil {
+		return nil, nil, err
+	}
+	defer os.RemoveAll(tmp)
+	side := func(name, rev, dir string) ([]string, error) {
+		p, present, err := revs.Extract(rev, filepath.Join(tmp, dir))
+		if err != nil {
+			return nil, usage("diff %v", err)
+		}
+		if !present {
+			return nil, nil
+		}
+		return []string{p}, nil
+	}
+	oldPaths, err := side("OLD", args[0], "old")
+	if err != nil {
+		return nil, nil, err
+	}
+	var newPaths []string
+	if len(args) == 3 {
+		if newPaths, err = side("NEW", args[1], "new"); err != nil {
+			return nil, nil, err
+		}
+	} else if _, err := os.Stat(path); err == nil {
+		newPaths = []string{path}
+	}
+	if oldPaths == nil && newPaths == nil {
+		return nil, nil, usage("diff --git: %s is on neither side (not in %s, nor in %s)", path, args[0], newSideName(args))
+	}
+	old, err := loadSide("OLD", oldPaths, configPath)
+	if err != nil {
+		return nil, nil, err
+	}
+	new, err := loadSide("NEW", newPaths, configPath)
+	return old, new, err
+}
+
+func newSideName(args []string) string {
+	if len(args) == 3 {
+		return args[1]
+	}
+	return "the working tree"
+}
+
+// loadSide reads paths as render does and makes their snapshot; a problem with the paths or the config is a
+// usage error naming the side.
+func loadSide(name string, paths []string, configPath string) (*apidiff.Snapshot, error) {
+	items, fnConfig, err := readPaths(paths, configPath)
+	if err != nil {
+		return nil, usage("diff: %s: %v", name, err)
+	}
+	s, err := apidiff.Load(items, fnConfig)
+	if err != nil {
+		return nil, usage("diff: %s: %v", name, err)
+	}
+	return s, nil
+}
+
+func kindNames(kinds []apidiff.RiskKind) []string {
+	out := make([]string, len(kinds))
+	for i, k := range kinds {
+		out[i] = string(k)
+	}
+	return out
+}

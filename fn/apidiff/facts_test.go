@@ -1,0 +1,110 @@
+package apidiff
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gateway2tyk/gateway2tyk/fn/tykoas"
+)
+
+// document builds a Tyk OAS document with the tykoas types, as the translation does, and encodes it.
+func document(t *testing.T, edit func(d *tykoas.Document)) string {
+	t.Helper()
+	d := tykoas.NewDocument("gwapi-1")
+	d.Tyk.Server.ListenPath = tykoas.ListenPath{Value: "/orders", Strip: true}
+	d.Tyk.Upstream.URL = "http://orders:8080/orders"
+	edit(d)
+	b, err := d.Encode()
+	require.NoError(t, err)
+	return string(b)
+}
+
+func operations(d *tykoas.Document, ops map[string]tykoas.Operation) {
+	d.Tyk.Middleware = &tykoas.Middleware{Operations: map[string]tykoas.Operation{}}
+	for _, m := range methods {
+		d.AddOperation("/", m, m)
+		d.Tyk.Middleware.Operations[m] = ops[m]
+	}
+}
+
+func TestDescribe(t *testing.T) {
+	plain := document(t, func(*tykoas.Document) {})
+	f, err := Describe(plain, "")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"every method: proxied"}, f[AspectServed])
+	assert.Empty(t, f[AspectNotFound])
+	assert.Equal(t, []string{"http://orders:8080/orders"}, f[AspectUpstream])
+	assert.Equal(t, []string{"off"}, f[AspectAuthentication])
+	assert.Equal(t, []string{"none"}, f[AspectBase])
+	assert.Equal(t, []string{"info.state.active = true", `info.version = "1.0.0"`, `openapi = "3.0.3"`,
+		"server.listenPath.strip = true"}, f[AspectOther], "what no named aspect describes, identity left out")
+
+	notFound := &tykoas.MockResponse{Enabled: true, Code: 404, Body: "no"}
+	split := document(t, func(d *tykoas.Document) {
+		operations(d, map[string]tykoas.Operation{
+			"GET":     {TransformRequestHeaders: &tykoas.TransformHeaders{Enabled: true, Add: []tykoas.Header{{Name: "X-A", Value: "1"}}, Remove: []string{"X-B"}}},
+			"HEAD":    {},
+			"POST":    {MockResponse: &tykoas.MockResponse{Enabled: true, Code: 301, Headers: []tykoas.Header{{Name: "location", Value: "https://x/"}}}},
+			"PUT":     {MockResponse: notFound},
+			"PATCH":   {MockResponse: notFound},
+			"DELETE":  {MockResponse: &tykoas.MockResponse{Enabled: true, Code: 500, Body: "backend"}},
+			"OPTIONS": {MockResponse: notFound}, "TRACE": {MockResponse: notFound},
+		})
+		d.Tyk.Upstream = tykoas.Upstream{LoadBalancing: &tykoas.LoadBalancing{Enabled: true,
+			Targets: []tykoas.LoadBalancingTarget{{URL: "http://b", Weight: 1}, {URL: "http://a", Weight: 9}}}}
+	})
+	f, err = Describe(split, "shop/base")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"GET, HEAD: proxied"}, f[AspectServed])
+	assert.Equal(t, []string{"PUT, PATCH, OPTIONS, TRACE: 404"}, f[AspectNotFound])
+	assert.Equal(t, []string{"POST: 301 to https://x/"}, f[AspectRedirects])
+	assert.Equal(t, []string{"DELETE: 500 backend"}, f[AspectFixed])
+	assert.Equal(t, []string{"GET: set X-A: 1, remove X-B"}, f[AspectRequestHeaders])
+	assert.Equal(t, []string{"http://a (weight 9)", "http://b (weight 1)"}, f[AspectUpstream])
+	assert.Equal(t, []string{"shop/base"}, f[AspectBase])
+}
+
+// Authentication turned off for some methods of an API that keeps it on is auth-off, as is turning it off.
+func TestAuthTurnedOff(t *testing.T) {
+	auth := func(skip ...string) string {
+		return document(t, func(d *tykoas.Document) {
+			ops := map[string]tykoas.Operation{}
+			for _, m := range skip {
+				ops[m] = tykoas.Operation{IgnoreAuthentication: &tykoas.Allowance{Enabled: true}}
+			}
+			operations(d, ops)
+		})
+	}
+	withAuth := func(doc string) string {
+		// A base document's authentication, as basedoc merges it: a field outside the tykoas subset.
+		tree, err := tykoas.ParseTree([]byte(doc))
+		require.NoError(t, err)
+		tree["x-tyk-api-gateway"].(map[string]any)["server"].(map[string]any)["authentication"] =
+			map[string]any{"enabled": true, "securitySchemes": map[string]any{"token": map[string]any{"enabled": true}}}
+		b, err := tykoas.EncodeTree(tree)
+		require.NoError(t, err)
+		return string(b)
+	}
+	compare := func(before, after string) []AspectChange {
+		c, err := compareAPI(&API{Ref: Ref{ID: "gwapi-1"}, Document: before}, &API{Ref: Ref{ID: "gwapi-1"}, Document: after})
+		require.NoError(t, err)
+		return c
+	}
+	risk := func(cs []AspectChange) RiskKind {
+		for _, c := range cs {
+			if c.Aspect == AspectAuthentication {
+				return c.Risk
+			}
+		}
+		return ""
+	}
+	assert.Equal(t, RiskAuthOff, risk(compare(withAuth(auth()), auth())), "off")
+	assert.Equal(t, RiskAuthOff, risk(compare(withAuth(auth()), withAuth(auth("GET")))), "GET exempted")
+	assert.Equal(t, RiskKind(""), risk(compare(withAuth(auth("GET")), withAuth(auth()))), "GET no longer exempted")
+	assert.Equal(t, RiskKind(""), risk(compare(auth(), withAuth(auth()))), "turned on")
+	c := compare(withAuth(auth()), withAuth(auth("GET")))
+	assert.Equal(t, []AspectChange{{Aspect: AspectAuthentication, Added: []string{"GET: no authentication"}, Removed: []string{},
+		Risk: RiskAuthOff}}, c)
+}

@@ -1,0 +1,161 @@
+package apidiff
+
+import (
+	"sort"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/gateway2tyk/gateway2tyk/fn"
+	"github.com/gateway2tyk/gateway2tyk/fn/basedoc"
+	"github.com/gateway2tyk/gateway2tyk/fn/config"
+	"github.com/gateway2tyk/gateway2tyk/fn/emit"
+	"github.com/gateway2tyk/gateway2tyk/fn/read"
+)
+
+// Snapshot is one side of a diff: what a render produced.
+type Snapshot struct {
+	// APIs by API ID.
+	APIs map[string]*API
+	// Status is the gateway2tyk.io/status annotation (JSON) of every object that carries one, by object.
+	Status map[Object]string
+	// Results are the render's results as one line each, sorted; ResultsKnown is false for an already rendered
+	// stream, which does not carry them.
+	Results      []string
+	ResultsKnown bool
+}
+
+// API is one rendered API: its identity and its Tyk OAS document as emitted.
+type API struct {
+	Ref
+	Document string
+	// Base names the TykOasApiDefinition whose base document applies ("" when none does).
+	Base string
+}
+
+// Ref is what names an API to a reviewer.
+type Ref struct {
+	ID       string `json:"id"`
+	Route    string `json:"route"`
+	Gateway  string `json:"gateway"`
+	Hostname string `json:"hostname"`
+	Path     string `json:"path"`
+}
+
+// Object names an object with a status.
+type Object struct {
+	Kind      string `json:"kind"`
+	Namespace string `json:"namespace,omitempty"`
+	Name      string `json:"name"`
+}
+
+func (o Object) String() string {
+	if o.Namespace == "" {
+		return o.Kind + " " + o.Name
+	}
+	return o.Kind + " " + o.Namespace + "/" + o.Name
+}
+
+// IsRendered reports whether items are a render's output rather than its input: they hold APIs that
+// gateway2tyk emitted. Such a stream is compared as it is.
+func IsRendered(items []*yaml.RNode) bool {
+	for _, it := range items {
+		if emit.IsEmitted(it) {
+			return true
+		}
+	}
+	return false
+}
+
+// Load makes the snapshot of one side: items read as `render` reads them, rendered with fnConfig, or taken as
+// they are when they are already rendered (IsRendered). An error is a config that does not load or an output
+// that cannot be built.
+func Load(items []*yaml.RNode, fnConfig *yaml.RNode) (*Snapshot, error) {
+	if IsRendered(items) {
+		return FromRendered(items), nil
+	}
+	cfg, err := config.Load(fnConfig)
+	if err != nil {
+		return nil, err
+	}
+	out, err := fn.Render(items, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return FromRender(out), nil
+}
+
+// FromRender is the snapshot of a render done in memory; the base document of each API is the render's own
+// decision (fn.Output.Bases).
+func FromRender(out *fn.Output) *Snapshot {
+	base := map[string]string{}
+	for _, api := range out.Translation.APIs {
+		if d := out.Bases.For(api.Route.Route, api.Parent.Gateway.Gateway); d != nil {
+			base[api.ID] = d.Name()
+		}
+	}
+	s := fromItems(out.Items, func(r Ref) string { return base[r.ID] })
+	s.ResultsKnown = true
+	s.Results = resultLines(out.Results)
+	return s
+}
+
+// FromRendered is the snapshot of an already rendered stream. Which base document applies is decided again by
+// basedoc over the stream's TykOasApiDefinitions (they are in it unless the render dropped its inputs).
+func FromRendered(items []*yaml.RNode) *Snapshot {
+	var inv = read.Items(items).Inventory
+	bases := basedoc.Resolve(inv)
+	return fromItems(items, func(r Ref) string {
+		route := inv.HTTPRoutes[namespacedName(r.Route)]
+		gw := inv.Gateways[namespacedName(r.Gateway)]
+		if route == nil || gw == nil {
+			return ""
+		}
+		if d := bases.For(route, gw); d != nil {
+			return d.Name()
+		}
+		return ""
+	})
+}
+
+func fromItems(items []*yaml.RNode, base func(Ref) string) *Snapshot {
+	s := &Snapshot{APIs: map[string]*API{}, Status: map[Object]string{}}
+	for _, it := range items {
+		meta, err := it.GetMeta()
+		if err != nil {
+			continue
+		}
+		if emit.IsEmitted(it) {
+			if meta.Kind != "ConfigMap" {
+				continue // the TykOasApiDefinition of output: TykOasApiDefinition points at the ConfigMap
+			}
+			a := meta.Annotations
+			doc, _ := it.GetDataMap()[emit.DocumentKey]
+			ref := Ref{ID: meta.Labels[emit.LabelAPIID], Route: a[emit.AnnotationRoute], Gateway: a[emit.AnnotationGateway],
+				Hostname: a[emit.AnnotationHostname], Path: a[emit.AnnotationPath]}
+			s.APIs[ref.ID] = &API{Ref: ref, Document: doc, Base: base(ref)}
+			continue
+		}
+		if st, ok := meta.Annotations[emit.AnnotationStatus]; ok {
+			s.Status[Object{Kind: meta.Kind, Namespace: meta.Namespace, Name: meta.Name}] = st
+		}
+	}
+	return s
+}
+
+func resultLines(results framework.Results) []string {
+	out := make([]string, 0, len(results))
+	for _, r := range results {
+		out = append(out, r.String())
+	}
+	sort.Strings(out)
+	return out
+}
+
+// namespacedName reads the "<namespace>/<name>" of the route and gateway annotations.
+func namespacedName(s string) types.NamespacedName {
+	ns, name, _ := strings.Cut(s, "/")
+	return types.NamespacedName{Namespace: ns, Name: name}
+}

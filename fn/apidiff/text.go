@@ -1,0 +1,83 @@
+package apidiff
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// WriteText writes the report for a terminal: sections only when they have something, the summary last.
+func (r *Report) WriteText(w io.Writer) error {
+	var b strings.Builder
+	failing := r.failingSubjects()
+	mark := func(kind RiskKind, subject string) string {
+		if kind == "" {
+			return ""
+		}
+		if failing[subject] {
+			return "  [risk: " + string(kind) + ", fails]"
+		}
+		return "  [risk: " + string(kind) + "]"
+	}
+	if len(r.Removed) > 0 {
+		fmt.Fprintf(&b, "APIs removed (%d)\n", len(r.Removed))
+		for _, a := range r.Removed {
+			fmt.Fprintf(&b, "  - %s%s\n", a, mark(RiskAPIRemoved, "API "+a.String()))
+		}
+	}
+	if len(r.Added) > 0 {
+		fmt.Fprintf(&b, "APIs added (%d)\n", len(r.Added))
+		for _, a := range r.Added {
+			fmt.Fprintf(&b, "  + %s\n", a)
+		}
+	}
+	if len(r.Changed) > 0 {
+		fmt.Fprintf(&b, "APIs changed (%d)\n", len(r.Changed))
+		for _, c := range r.Changed {
+			fmt.Fprintf(&b, "  ~ %s\n", c.Ref)
+			for _, a := range c.Aspects {
+				fmt.Fprintf(&b, "      %s%s\n", a.Aspect, mark(a.Risk, "API "+c.Ref.String()+": "+a.Aspect))
+				for _, l := range a.Removed {
+					fmt.Fprintf(&b, "        - %s\n", l)
+				}
+				for _, l := range a.Added {
+					fmt.Fprintf(&b, "        + %s\n", l)
+				}
+			}
+		}
+	}
+	if len(r.Status) > 0 {
+		fmt.Fprintf(&b, "Status changes (%d %s)\n", len(r.Status), plural(len(r.Status), "object", "objects"))
+		for _, s := range r.Status {
+			fmt.Fprintf(&b, "  %s\n", s.Object)
+			for _, c := range s.Changes {
+				fmt.Fprintf(&b, "      %s: %s -> %s%s\n", c.Subject, c.Old, c.New,
+					mark(c.Risk, s.Object.String()+": "+c.Subject))
+			}
+		}
+	}
+	if len(r.Results.Appeared)+len(r.Results.Disappeared) > 0 {
+		b.WriteString("Results\n")
+		for _, l := range r.Results.Disappeared {
+			fmt.Fprintf(&b, "  - %s\n", l)
+		}
+		for _, l := range r.Results.Appeared {
+			fmt.Fprintf(&b, "  + %s\n", l)
+		}
+	}
+	fmt.Fprintf(&b, "Unchanged APIs: %d\n", r.Unchanged)
+	b.WriteString(r.Summary() + "\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// failingSubjects are the subjects of the risks that fail, as Compare wrote them.
+func (r *Report) failingSubjects() map[string]bool {
+	out := map[string]bool{}
+	for _, risk := range r.Risks {
+		if risk.Failing {
+			out[risk.Subject] = true
+		}
+	}
+	return out
+}
