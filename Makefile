@@ -55,15 +55,19 @@ $(TYK):
 		$(GO) get $(TYK_MODULE)@$(TYK_VERSION) && \
 		$(GO) build -trimpath -o $(BIN)/tyk.tmp $(TYK_MODULE) && \
 		cp -R "$$($(GO) list -m -f '{{.Dir}}' $(TYK_MODULE))/templates" $(BIN)/tyk-templates && \
-		chmod -R u+w $(BIN)/tyk-templates
+		chmod -R u+w $(BIN)/tyk-templates && rm -f $(BIN)/tyk-templates/*.go
 	mv $(BIN)/tyk.tmp $(TYK)
 	rm -rf $(BIN)/tyk-build
 
 # The tests against the real Gateway alone. Redis is Debian's redis-server (.ci/run installs it).
+# TYK_GATEWAY, TYK_TEMPLATES (and TYK_GATEWAY_VERSION) run them against another Gateway build.
 REAL_TYK_TESTS := ^TestRealTyk
+TYK_GATEWAY    ?= $(CURDIR)/$(TYK)
+TYK_TEMPLATES  ?= $(CURDIR)/bin/tyk-templates
 e2e-tyk: build $(TYK)
-	GATEWAY2TYK_REAL_TYK=required GATEWAY2TYK=$(CURDIR)/$(GATEWAY2TYK) TYK_GATEWAY=$(CURDIR)/$(TYK) \
-		TYK_TEMPLATES=$(CURDIR)/bin/tyk-templates $(GO) test -count=1 -run '$(REAL_TYK_TESTS)' ./e2e/... ./conformance/... ./sync/...
+	GATEWAY2TYK_REAL_TYK=required GATEWAY2TYK=$(CURDIR)/$(GATEWAY2TYK) TYK_GATEWAY=$(TYK_GATEWAY) \
+		TYK_TEMPLATES=$(TYK_TEMPLATES) TYK_GATEWAY_VERSION=$(TYK_GATEWAY_VERSION) \
+		$(GO) test -count=1 -run '$(REAL_TYK_TESTS)' ./e2e/... ./conformance/... ./sync/...
 
 demo: build $(KUSTOMIZE)
 	PATH=$(BIN):$$PATH kustomize build --enable-alpha-plugins --enable-exec $(EXAMPLE)

@@ -21,9 +21,6 @@ import (
 
 // storefrontDoc is the part of a Tyk OAS document the storefront checks read.
 type storefrontDoc struct {
-	Paths map[string]map[string]struct {
-		OperationID string `json:"operationId"`
-	} `json:"paths"`
 	Tyk struct {
 		Server struct {
 			ListenPath   struct{ Value string }

@@ -70,7 +70,7 @@ func compareUpstream(ans *explain.Answer, sent realtyk.Request, up *realtyk.Upst
 	if up.Method != sent.Method {
 		add("upstream method: sent %s, upstream got %s", sent.Method, up.Method)
 	}
-	if !oneOf(up.URL, ans) {
+	if !oneOf(up.URL, ans, sent.Host) {
 		add("upstream URL: explain %s, Tyk %s", targets(ans), up.URL)
 	}
 	if ans.UpstreamHost != "" && up.Host != ans.UpstreamHost {
@@ -92,13 +92,28 @@ func compareUpstream(ans *explain.Answer, sent realtyk.Request, up *realtyk.Upst
 	return diffs
 }
 
-// oneOf reports whether u is explain's upstream, or one of its load-balancing targets.
-func oneOf(u string, ans *explain.Answer) bool {
-	if len(ans.Upstreams) == 0 {
-		return u == ans.Upstream
+// oneOf reports whether u, the URL the proxy saw, is explain's upstream, or one of its load-balancing targets.
+// When Tyk keeps the client's Host (preserveHostHeader), Go writes that host into the request line it sends the
+// proxy, so the upstream's address cannot be seen: then only the scheme, path and query are compared, with the
+// client's host in place of the upstream's.
+func oneOf(u string, ans *explain.Answer, clientHost string) bool {
+	want := []string{ans.Upstream}
+	if len(ans.Upstreams) > 0 {
+		want = want[:0]
+		for _, t := range ans.Upstreams {
+			if t.Weight > 0 {
+				want = append(want, t.URL)
+			}
+		}
 	}
-	for _, t := range ans.Upstreams {
-		if u == t.URL && t.Weight > 0 {
+	for _, w := range want {
+		if ans.UpstreamHost == clientHost && ans.UpstreamHost != "" {
+			if wu, err := url.Parse(w); err == nil {
+				wu.Host = clientHost
+				w = wu.String()
+			}
+		}
+		if u == w {
 			return true
 		}
 	}

@@ -9,6 +9,7 @@ package explaincheck
 import (
 	"fmt"
 	"net/http"
+	"net/url"
 	"slices"
 	"sort"
 	"strings"
@@ -107,18 +108,40 @@ func Check(t *testing.T, g *realtyk.Gateway, out *fn.Output, version tykroute.Ve
 	return tally
 }
 
-// ForVersion adapts the render's documents to a Gateway older than the rendered APIs need: before 5.8.0 Tyk's
-// schema has neither upstream.preserveHostHeader nor upstream.loadBalancing and refuses every API that sets
-// one, so they are left out (the upstream is then upstream.url, the first target). The model is run on the
-// same documents, so this excuses nothing else.
+// ForVersion adapts the render's documents to what the Gateway g runs and to what the recording proxy can see.
+// The model is run on the same documents, so this excuses nothing else:
+//   - before 5.8.0 Tyk's schema has neither upstream.preserveHostHeader nor upstream.loadBalancing and refuses
+//     every API that sets one, so both are left out (the upstream is then upstream.url, the first target);
+//   - from 5.8.0, an API whose upstream cannot be resolved (.invalid) keeps the client's Host only if that can be
+//     seen: Go names the Host in the request line it sends the proxy, so the proxy could not tell that the
+//     upstream does not resolve; such an API's copy leaves preserveHostHeader out.
 func ForVersion(tr *translate.Output, v tykroute.Version) {
-	if !v.Less(tykroute.MinVersion) {
-		return
-	}
 	for _, api := range tr.APIs {
-		api.Document.Tyk.Upstream.PreserveHostHeader = nil
-		api.Document.Tyk.Upstream.LoadBalancing = nil
+		up := &api.Document.Tyk.Upstream
+		if v.Less(tykroute.MinVersion) {
+			up.PreserveHostHeader, up.LoadBalancing = nil, nil
+			continue
+		}
+		if unresolvable(up) {
+			up.PreserveHostHeader = nil
+		}
 	}
+}
+
+// unresolvable reports whether an upstream URL of up is in the .invalid domain.
+func unresolvable(up *tykoas.Upstream) bool {
+	urls := []string{up.URL}
+	if up.LoadBalancing != nil {
+		for _, t := range up.LoadBalancing.Targets {
+			urls = append(urls, t.URL)
+		}
+	}
+	for _, raw := range urls {
+		if u, err := url.Parse(raw); err == nil && strings.HasSuffix(u.Hostname(), ".invalid") {
+			return true
+		}
+	}
+	return false
 }
 
 // Requests covers every API: every OpenAPI method on the bare listen path, the listen path with a slash, a

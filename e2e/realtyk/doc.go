@@ -9,5 +9,7 @@
 //
 // The Gateway binary is built by `make bin/tyk` from the one build the Go module proxy serves (the 5.4 line);
 // Redis is Debian's redis-server. Without them the tests skip and say why, unless
-// GATEWAY2TYK_REAL_TYK=required (as `make test` and `make e2e-tyk` set it), when they fail.
+// GATEWAY2TYK_REAL_TYK=required (as `make test` and `make e2e-tyk` set it), when they fail. TYK_GATEWAY and
+// TYK_TEMPLATES point the tests at another Gateway build; TYK_GATEWAY_VERSION states its release when its /hello
+// lags (a Gateway built from source without Tyk's release flags says v5.5.0-dev).
 package realtyk

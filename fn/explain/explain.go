@@ -119,7 +119,7 @@ func Explain(out *fn.Output, req Request, opt Options) (*Answer, error) {
 		docs[i] = doc
 		byID[api.ID] = api
 	}
-	res := tykroute.Route(docs, tykroute.Request{Method: req.Method, Host: host, Path: req.URL.EscapedPath(), RawQuery: req.URL.RawQuery},
+	res := tykroute.Route(docs, tykroute.Request{Method: req.Method, Host: req.URL.Host, Path: req.URL.EscapedPath(), RawQuery: req.URL.RawQuery},
 		tykroute.Options{StrictRoutes: opt.StrictRoutes, Version: opt.Version})
 	a.Notes = append(a.Notes, res.Notes...)
 	a.APIID, a.OperationID, a.Status, a.Location = res.APIID, res.OperationID, res.Status, res.Location
