@@ -317,10 +317,14 @@ func TestFailedListingDeletesNothing(t *testing.T) {
 			assert.True(t, errors.Is(r.err, tyksync.ErrListing))
 			assert.Contains(t, r.err.Error(), "nothing was changed")
 			assert.Equal(t, before, f.APIs())
+			listings := 0
 			for _, c := range f.Calls() {
-				assert.Equal(t, http.MethodGet, c.Method, "only listing calls: %v", c)
+				assert.Equal(t, http.MethodGet, c.Method, "only reads: %s %s", c.Method, c.Path)
+				if c.Path != "/hello" { // the Gateway's version is read first
+					listings++
+				}
 			}
-			assert.Len(t, f.Calls(), 3, "the listing is retried up to the attempts")
+			assert.Equal(t, 3, listings, "the listing is retried up to the attempts")
 			assert.Empty(t, r.out)
 		})
 	}
@@ -329,6 +333,7 @@ func TestFailedListingDeletesNothing(t *testing.T) {
 func TestPartialListingDeletesNothing(t *testing.T) {
 	f := targettest.NewDashboard(t)
 	apis := shop()
+	f.PageSize = 3
 	require.NoError(t, syncRun(t, f, stream(apis)).err) // 4 APIs, page size 3: two pages
 	before := f.APIs()
 	f.FailPage = 2
