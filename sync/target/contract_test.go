@@ -63,7 +63,6 @@ func TestClientsUseOnlyPublishedOperations(t *testing.T) {
 			doc, name := description(t, mode)
 			f := map[target.Mode]func(testing.TB) *targettest.Fake{
 				target.ModePro: targettest.NewDashboard, target.ModeCE: targettest.NewGateway}[mode](t)
-			exercise(t, f)
 
 			// Only the declared operations, as the description has them.
 			declared := &openapi3.T{OpenAPI: doc.OpenAPI, Info: doc.Info, Components: doc.Components,
@@ -83,11 +82,13 @@ func TestClientsUseOnlyPublishedOperations(t *testing.T) {
 				}
 				item.SetOperation(op.Method, o)
 			}
-			t.Logf("operations of the %s client, all in %s:\n  %s", mode, name, strings.Join(ops, "\n  "))
+			t.Logf("operations the %s client calls, checked against %s:\n  %s", mode, name, strings.Join(ops, "\n  "))
 			// Tyk's files have examples that do not match their own schemas (for example a date parameter's):
 			// examples are documentation, not the contract, so they are not validated.
 			router, err := legacy.NewRouter(declared, openapi3.DisableExamplesValidation())
 			require.NoError(t, err)
+
+			exercise(t, f)
 
 			used := map[string]bool{}
 			calls := f.Calls()
