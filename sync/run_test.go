@@ -663,3 +663,21 @@ func TestDeleteDoneButNotYetLoaded(t *testing.T) {
 	assert.Equal(t, []int{http.StatusInternalServerError}, deletes)
 	assert.Equal(t, idsOf(apis[:3]), keys(f.APIs()))
 }
+
+// TestDashboardClassicAPIs: a classic API on the Dashboard is never ours: not deleted, and one with a rendered
+// API's ID is not overwritten.
+func TestDashboardClassicAPIs(t *testing.T) {
+	f := targettest.NewDashboard(t)
+	apis := shop()
+	f.PutClassic("classic-orders", "orders (classic)")
+	f.PutClassic(apis[0].ID(), "taken")
+	r := syncRun(t, f, stream(apis))
+	require.NoError(t, r.err)
+	assert.Equal(t, 1, r.rep.Failed)
+	assert.Contains(t, r.out, "exists on the target without the x-gateway2tyk marker")
+	assert.Equal(t, idsOf(apis[1:]), keys(f.APIs()))
+	r = syncRun(t, f, stream(nil))
+	require.NoError(t, r.err)
+	assert.Equal(t, want(plan.Delete, apis[1:]...), actions(r.rep))
+	assert.Equal(t, []string{"classic-orders", apis[0].ID()}, f.Classic())
+}

@@ -146,15 +146,22 @@ func exercise(t *testing.T, f *targettest.Fake) {
 	for _, a := range apis {
 		require.NoError(t, tg.Create(ctx, a.ID(), []byte(a.Document())))
 	}
+	if f.Mode == target.ModePro {
+		f.PutClassic("classic-1", "a classic API") // listed with is_oas false and no document
+	}
 	require.NoError(t, tg.Reload(ctx))
 	listed, err := tg.List(ctx)
 	require.NoError(t, err)
-	assert.Len(t, listed, len(apis))
+	assert.Len(t, listed, len(apis)+len(f.Classic()))
 	f.OmitListedOAS = true
 	listed, err = tg.List(ctx)
 	require.NoError(t, err)
-	require.Len(t, listed, len(apis))
+	require.Len(t, listed, len(apis)+len(f.Classic()))
 	for _, a := range listed {
+		if a.ID == "classic-1" {
+			assert.Nil(t, a.Document, "a classic API has no OAS document")
+			continue
+		}
 		assert.Contains(t, string(a.Document), `"x-tyk-api-gateway"`, "the document of %s was fetched", a.ID)
 	}
 	apis[0].Upstream = "http://v2.shop.svc.cluster.local"

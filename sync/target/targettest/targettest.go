@@ -72,6 +72,7 @@ type Fake struct {
 
 	mu       sync.Mutex
 	stored   map[string][]byte // the Dashboard's APIs, or the Gateway's API files
+	classic  map[string]string // the Dashboard's classic (not OAS) APIs: ID → name
 	loaded   map[string][]byte // the Gateway's loaded APIs
 	certs    map[string][]byte
 	seen     map[string]int
@@ -100,7 +101,7 @@ func NewGateway(t testing.TB) *Fake { return start(t, target.ModeCE) }
 
 func start(t testing.TB, mode target.Mode) *Fake {
 	f := &Fake{Mode: mode, Auth: "secret-" + string(mode), Org: "5e9d9544a1dcd60001d0ed20", PageSize: 10, Version: "v5.8.0",
-		stored: map[string][]byte{}, loaded: map[string][]byte{}, certs: map[string][]byte{}, seen: map[string]int{}}
+		stored: map[string][]byte{}, classic: map[string]string{}, loaded: map[string][]byte{}, certs: map[string][]byte{}, seen: map[string]int{}}
 	f.Server = httptest.NewServer(http.HandlerFunc(f.serve))
 	t.Cleanup(f.Server.Close)
 	return f
@@ -119,6 +120,25 @@ func (f *Fake) Put(id string, doc []byte) {
 	if f.Mode == target.ModeCE {
 		f.loaded[id] = doc
 	}
+}
+
+// PutClassic puts a classic (not OAS) API on the Dashboard, as someone would create it there.
+func (f *Fake) PutClassic(id, name string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.classic[id] = name
+}
+
+// Classic returns the IDs of the Dashboard's classic APIs, sorted.
+func (f *Fake) Classic() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var ids []string
+	for id := range f.classic {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	return ids
 }
 
 // APIs returns the APIs the target serves: the Dashboard's, or the Gateway's loaded ones.
@@ -364,6 +384,11 @@ func (f *Fake) list(w http.ResponseWriter, r *http.Request) {
 	for id := range src {
 		ids = append(ids, id)
 	}
+	if f.Mode == target.ModePro {
+		for id := range f.classic {
+			ids = append(ids, id)
+		}
+	}
 	sort.Strings(ids)
 	if f.Mode == target.ModeCE {
 		docs := make([]json.RawMessage, 0, len(ids))
@@ -389,6 +414,11 @@ func (f *Fake) list(w http.ResponseWriter, r *http.Request) {
 	}
 	wrappers := make([]map[string]any, 0, hi-lo)
 	for _, id := range ids[lo:hi] {
+		if name, ok := f.classic[id]; ok {
+			wrappers = append(wrappers, map[string]any{"api_definition": map[string]any{"api_id": id, "name": name,
+				"org_id": f.Org, "is_oas": false, "active": true}})
+			continue
+		}
 		wrappers = append(wrappers, f.wrapper(id, src[id]))
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"apis": wrappers, "pages": pages})
@@ -496,7 +526,7 @@ func (f *Fake) create(w http.ResponseWriter, body []byte) {
 		writeJSON(w, http.StatusOK, map[string]any{"key": id, "status": "ok", "action": "added"})
 		return
 	}
-	if _, exists := f.stored[id]; exists {
+	if _, exists := f.stored[id]; exists || f.classic[id] != "" {
 		writeJSON(w, http.StatusConflict, f.errorBody("API with this ID already exists"))
 		return
 	}
