@@ -32,10 +32,12 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
+	"maps"
 	"math/big"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -133,12 +135,7 @@ func (f *Fake) PutClassic(id, name string) {
 func (f *Fake) Classic() []string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	var ids []string
-	for id := range f.classic {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	return ids
+	return slices.Sorted(maps.Keys(f.classic))
 }
 
 // APIs returns the APIs the target serves: the Dashboard's, or the Gateway's loaded ones.
@@ -160,12 +157,7 @@ func (f *Fake) APIs() map[string][]byte {
 func (f *Fake) Certificates() []string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	var ids []string
-	for id := range f.certs {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	return ids
+	return slices.Sorted(maps.Keys(f.certs))
 }
 
 // Calls returns the requests answered so far.
