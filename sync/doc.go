@@ -2,13 +2,21 @@
 // Tyk Gateway, idempotently, and removes the APIs it created that are no longer rendered.
 //
 // A run reads the rendered APIs (sync/source: a YAML stream, or the cluster's ConfigMaps labelled
-// app.kubernetes.io/managed-by: gateway2tyk), lists the target's APIs (sync/target), plans (sync/plan: create,
-// update, delete, unchanged; the ownership marker and the normalisation are documented there), and applies:
+// app.kubernetes.io/managed-by: gateway2tyk), checks the target's release, lists the target's APIs
+// (sync/target), plans (sync/plan: create, update, delete, unchanged; the ownership marker and the
+// normalisation are documented there), and applies:
 //
-//  1. the listener certificates first, so that the APIs that name them find them (a certificate the store has
-//     already is not an error);
+//  0. before anything else, when the rendered APIs set upstream.preserveHostHeader or upstream.loadBalancing,
+//     the target's release (the Gateway's /hello, or --tyk-version; the Dashboard's API does not say it) must be
+//     at least tykroute.MinVersion (5.8), which the fields need: an older one would refuse every API, so the
+//     run stops on one line, changing nothing;
+//  1. the listener certificates first, so that the APIs that name them find them: a certificate the store has
+//     is reused, one it lacks is uploaded;
 //  2. creates and updates, then deletes, at most Concurrency calls at a time;
-//  3. for the open-source Gateway, one group reload when anything changed.
+//  3. for the open-source Gateway, one group reload when anything changed, and then a bounded wait (Settle)
+//     until the Gateway lists what it was given: the reload is asynchronous, and a run that ended before it
+//     would leave the next run a listing without the APIs just created. A wait that runs out is reported as a
+//     failed reload.
 //
 // Every action is tried, even after another failed; the table shows each outcome and the run fails when any
 // action failed. Nothing is planned, so nothing at all is changed, when the listing of the target failed or was

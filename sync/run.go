@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	gosync "sync"
+	"time"
 	"unicode/utf8"
 
 	"github.com/gateway2tyk/gateway2tyk/sync/plan"
@@ -17,6 +18,9 @@ import (
 
 // DefaultConcurrency is how many calls to the target run at once.
 const DefaultConcurrency = 4
+
+// DefaultSettle is how long a run waits, after a Gateway reload, until the Gateway serves what it was given.
+const DefaultSettle = 30 * time.Second
 
 // Options of a run.
 type Options struct {
@@ -28,6 +32,12 @@ type Options struct {
 	// organisation part of the certificate ID is used, which is what the render computed it with.
 	Org         string
 	Concurrency int
+	// TykVersion, when set, is the target's release as the user states it, instead of what the target says
+	// (the Dashboard's API does not say; a Gateway built from source may understate it).
+	TykVersion string
+	// Settle bounds the wait, after a Gateway reload, until the Gateway serves what it was given (default
+	// DefaultSettle).
+	Settle time.Duration
 	// Out receives the table and the summary; Err the problems.
 	Out, Err io.Writer
 }
@@ -55,7 +65,7 @@ type Report struct {
 	Plan   *plan.Plan
 	Rows   []Row
 	Certs  []CertRow
-	Reload string // the reload's outcome, "" when none was made
+	Reload string // the reload's outcome (and the wait for it), "" when none was made
 	Failed int    // failed actions (APIs, certificates and the reload)
 }
 
@@ -70,6 +80,12 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	}
 	for _, p := range o.Set.Problems {
 		fmt.Fprintln(o.Err, "gateway2tyk sync: cannot read", p)
+	}
+	if o.Settle <= 0 {
+		o.Settle = DefaultSettle
+	}
+	if err := checkVersion(ctx, o); err != nil {
+		return nil, err
 	}
 	actual, err := o.Target.List(ctx)
 	if err != nil {
@@ -117,16 +133,19 @@ func apply(ctx context.Context, o Options, rep *Report, certs []source.Certifica
 		if org == "" {
 			org = source.Org(c.ID)
 		}
-		if c.PEM == nil {
-			ok, err := o.Target.CertificateExists(ctx, c.ID, org)
-			switch {
-			case err != nil:
-				row.Outcome, row.Failed = "failed: "+c.Missing+", and checking the target failed: "+err.Error(), true
-			case ok:
-				row.Outcome = "ok: the target has it"
-			default:
-				row.Outcome, row.Failed = "failed: "+c.Missing+", and the target does not have it", true
-			}
+		// A certificate the store has is reused, never uploaded again.
+		ok, err := o.Target.CertificateExists(ctx, c.ID, org)
+		switch {
+		case err == nil && ok:
+			row.Outcome = "ok: the target has it"
+			return
+		case c.PEM != nil:
+			// Not there, or the check failed: the upload says which.
+		case err != nil:
+			row.Outcome, row.Failed = "failed: "+c.Missing+", and checking the target failed: "+err.Error(), true
+			return
+		default:
+			row.Outcome, row.Failed = "failed: "+c.Missing+", and the target does not have it", true
 			return
 		}
 		id, existed, err := o.Target.UploadCertificate(ctx, c.PEM, org)
@@ -192,7 +211,7 @@ func apply(ctx context.Context, o Options, rep *Report, certs []source.Certifica
 		if err := o.Target.Reload(ctx); err != nil {
 			rep.Reload = "failed: " + err.Error()
 		} else {
-			rep.Reload = "ok"
+			rep.Reload = settle(ctx, o, rep)
 		}
 	}
 	for _, r := range rep.Rows {

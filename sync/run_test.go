@@ -317,10 +317,14 @@ func TestFailedListingDeletesNothing(t *testing.T) {
 			assert.True(t, errors.Is(r.err, tyksync.ErrListing))
 			assert.Contains(t, r.err.Error(), "nothing was changed")
 			assert.Equal(t, before, f.APIs())
+			listings := 0
 			for _, c := range f.Calls() {
-				assert.Equal(t, http.MethodGet, c.Method, "only listing calls: %v", c)
+				assert.Equal(t, http.MethodGet, c.Method, "only reads: %s %s", c.Method, c.Path)
+				if c.Path != "/hello" { // the Gateway's version is read first
+					listings++
+				}
 			}
-			assert.Len(t, f.Calls(), 3, "the listing is retried up to the attempts")
+			assert.Equal(t, 3, listings, "the listing is retried up to the attempts")
 			assert.Empty(t, r.out)
 		})
 	}
@@ -329,6 +333,7 @@ func TestFailedListingDeletesNothing(t *testing.T) {
 func TestPartialListingDeletesNothing(t *testing.T) {
 	f := targettest.NewDashboard(t)
 	apis := shop()
+	f.PageSize = 3
 	require.NoError(t, syncRun(t, f, stream(apis)).err) // 4 APIs, page size 3: two pages
 	before := f.APIs()
 	f.FailPage = 2
@@ -546,4 +551,133 @@ func TestConcurrencyLimit(t *testing.T) {
 	assert.Zero(t, r.rep.Failed)
 	assert.LessOrEqual(t, peak, 3)
 	assert.Greater(t, peak, 1, "calls do run concurrently")
+}
+
+func tykVersion(v string) runOpt {
+	return func(o *tyksync.Options, _ *target.Options) { o.TykVersion = v }
+}
+
+// TestVersionIsCheckedBeforeAnyWrite: the rendered APIs set upstream.preserveHostHeader, which a Tyk older than
+// 5.8 refuses.
+func TestVersionIsCheckedBeforeAnyWrite(t *testing.T) {
+	apis := shop()
+	t.Run("gateway older than 5.8", func(t *testing.T) {
+		f := targettest.NewGateway(t)
+		f.Version = "v5.7.2"
+		r := syncRun(t, f, stream(apis))
+		require.Error(t, r.err)
+		assert.True(t, errors.Is(r.err, tyksync.ErrTargetTooOld))
+		assert.Equal(t, "Tyk Gateway at "+f.Server.URL+" is v5.7.2 (as it reports), older than Tyk 5.8, which the "+
+			"rendered APIs need for upstream.preserveHostHeader (4 APIs); nothing was changed (when it understates "+
+			"the release, as a Gateway built from source may, give --tyk-version)", r.err.Error())
+		require.Len(t, f.Calls(), 1)
+		assert.Equal(t, "GET /hello", f.Calls()[0].Method+" "+f.Calls()[0].Path)
+		assert.Empty(t, f.APIs())
+	})
+	t.Run("gateway older than 5.8, said newer with --tyk-version", func(t *testing.T) {
+		f := targettest.NewGateway(t)
+		f.Version = "v5.5.0-dev"
+		r := syncRun(t, f, stream(apis), tykVersion("5.11.1"))
+		require.NoError(t, r.err)
+		assert.Equal(t, want(plan.Create, apis...), actions(r.rep))
+		for _, c := range f.Calls() {
+			assert.NotEqual(t, "/hello", c.Path, "the flag replaces the Gateway's word")
+		}
+	})
+	t.Run("gateway 5.8", func(t *testing.T) {
+		f := targettest.NewGateway(t)
+		f.Version = "v5.8.0"
+		r := syncRun(t, f, stream(apis))
+		require.NoError(t, r.err)
+		assert.Zero(t, r.rep.Failed)
+	})
+	t.Run("dashboard without --tyk-version", func(t *testing.T) {
+		f := targettest.NewDashboard(t)
+		r := syncRun(t, f, stream(apis))
+		require.NoError(t, r.err)
+		assert.Zero(t, r.rep.Failed)
+		assert.Contains(t, r.log, "Tyk Dashboard at "+f.Server.URL+" does not say its version: the rendered APIs need "+
+			"Tyk 5.8 or newer for upstream.preserveHostHeader (4 APIs) (give --tyk-version")
+	})
+	t.Run("dashboard with an older --tyk-version", func(t *testing.T) {
+		f := targettest.NewDashboard(t)
+		r := syncRun(t, f, stream(apis), tykVersion("5.4"))
+		require.Error(t, r.err)
+		assert.True(t, errors.Is(r.err, tyksync.ErrTargetTooOld))
+		assert.Contains(t, r.err.Error(), "is 5.4 (given with --tyk-version), older than Tyk 5.8")
+		assert.Empty(t, f.Calls(), "nothing at all was asked of the Dashboard")
+	})
+	t.Run("bad --tyk-version", func(t *testing.T) {
+		f := targettest.NewDashboard(t)
+		r := syncRun(t, f, stream(apis), tykVersion("five"))
+		require.Error(t, r.err)
+		assert.Contains(t, r.err.Error(), `--tyk-version: "five" is not a Tyk version`)
+		assert.Empty(t, f.Calls())
+	})
+}
+
+// TestDashboardListingWithoutDocuments: where the Dashboard's listing does not carry an API's OAS document,
+// the sync reads it, so that ownership and changes are still seen.
+func TestDashboardListingWithoutDocuments(t *testing.T) {
+	f := targettest.NewDashboard(t)
+	apis := shop()
+	require.NoError(t, syncRun(t, f, stream(apis)).err)
+	f.OmitListedOAS = true
+	f.ResetCalls()
+	apis[0].Upstream += "-v2"
+	r := syncRun(t, f, stream(apis[:3]))
+	require.NoError(t, r.err)
+	assert.Zero(t, r.rep.Failed)
+	assert.Equal(t, sorted(want(plan.Update, apis[0]), want(plan.Unchanged, apis[1], apis[2]), want(plan.Delete, apis[3])),
+		actions(r.rep))
+	gets := 0
+	for _, c := range f.Calls() {
+		if c.Method == http.MethodGet && strings.HasPrefix(c.Path, "/api/apis/oas/") {
+			gets++
+		}
+	}
+	assert.Equal(t, len(apis), gets, "one document read per listed API")
+}
+
+// TestDeleteDoneButNotYetLoaded: a Gateway still lists an API whose file a delete removed until it reloads,
+// and answers another delete of it with 500 "Delete failed" (the 5.4 line does): the delete is done, not failed,
+// and it is not retried.
+func TestDeleteDoneButNotYetLoaded(t *testing.T) {
+	f := targettest.NewGateway(t)
+	apis := shop()
+	require.NoError(t, syncRun(t, f, stream(apis)).err)
+	tgt, err := target.New(f.Settings(), target.Options{})
+	require.NoError(t, err)
+	require.NoError(t, tgt.Delete(context.Background(), apis[3].ID())) // the file is gone, the API still loaded
+	f.ResetCalls()
+	r := syncRun(t, f, stream(apis[:3]))
+	require.NoError(t, r.err)
+	assert.Zero(t, r.rep.Failed, r.out+r.log)
+	assert.Equal(t, sorted(want(plan.Unchanged, apis[:3]...), want(plan.Delete, apis[3])), actions(r.rep))
+	var deletes []int
+	for _, c := range f.Calls() {
+		if c.Method == http.MethodDelete {
+			deletes = append(deletes, c.Status)
+		}
+	}
+	assert.Equal(t, []int{http.StatusInternalServerError}, deletes)
+	assert.Equal(t, idsOf(apis[:3]), keys(f.APIs()))
+}
+
+// TestDashboardClassicAPIs: a classic API on the Dashboard is never ours: not deleted, and one with a rendered
+// API's ID is not overwritten.
+func TestDashboardClassicAPIs(t *testing.T) {
+	f := targettest.NewDashboard(t)
+	apis := shop()
+	f.PutClassic("classic-orders", "orders (classic)")
+	f.PutClassic(apis[0].ID(), "taken")
+	r := syncRun(t, f, stream(apis))
+	require.NoError(t, r.err)
+	assert.Equal(t, 1, r.rep.Failed)
+	assert.Contains(t, r.out, "exists on the target without the x-gateway2tyk marker")
+	assert.Equal(t, idsOf(apis[1:]), keys(f.APIs()))
+	r = syncRun(t, f, stream(nil))
+	require.NoError(t, r.err)
+	assert.Equal(t, want(plan.Delete, apis[1:]...), actions(r.rep))
+	assert.Equal(t, []string{"classic-orders", apis[0].ID()}, f.Classic())
 }

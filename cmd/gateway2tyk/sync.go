@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/util/validation"
@@ -32,12 +33,14 @@ type syncFlags struct {
 	namespaces                []string
 	dryRun                    bool
 	target                    tyksync.Flags
+	tykVersion                string
+	wait                      time.Duration
 }
 
 func newSyncCommand() *cobra.Command {
 	var f syncFlags
 	cmd := &cobra.Command{
-		Use:   "sync [--from FILE|-] [--mode pro|ce] [--url URL] [--auth KEY] [--org ORG] [--context NS/NAME] [--dry-run]",
+		Use:   "sync [--from FILE|-] [--mode pro|ce] [--url URL] [--auth KEY] [--org ORG] [--context NS/NAME] [--dry-run] [--tyk-version V] [--wait D]",
 		Short: "Push the rendered APIs to Tyk Dashboard or the open-source Tyk Gateway, and prune the ones gone",
 		Long: "sync reads the rendered APIs (--from FILE or - for stdin: the render's output as a YAML stream or a\n" +
 			"ResourceList; without --from, the ConfigMaps labelled app.kubernetes.io/managed-by=gateway2tyk in the\n" +
@@ -65,6 +68,11 @@ func newSyncCommand() *cobra.Command {
 		"sync only the APIs of routes in these namespaces (repeatable); deletes are limited to them too")
 	fl.StringVar(&f.kubeconfig, "kubeconfig", "", "the kubeconfig file (default: in-cluster config, KUBECONFIG or ~/.kube/config)")
 	fl.BoolVar(&f.dryRun, "dry-run", false, "print the plan and change nothing")
+	fl.StringVar(&f.tykVersion, "tyk-version", "",
+		"the target's Tyk release (e.g. 5.8.1), checked before any write instead of what the Gateway's /hello says "+
+			"(the Dashboard's API does not say it)")
+	fl.DurationVar(&f.wait, "wait", tyksync.DefaultSettle,
+		"after a Gateway reload, how long to wait until the Gateway serves what it was given")
 	return cmd
 }
 
@@ -150,7 +158,7 @@ func runSync(ctx context.Context, cmd *cobra.Command, f syncFlags) error {
 	}
 
 	rep, err := tyksync.Run(ctx, tyksync.Options{
-		Set: set, Target: tgt, Scope: scope, DryRun: f.dryRun, Org: settings.Org,
+		Set: set, Target: tgt, Scope: scope, DryRun: f.dryRun, Org: settings.Org, TykVersion: f.tykVersion, Settle: f.wait,
 		Out: cmd.OutOrStdout(), Err: stderr,
 	})
 	if err != nil {

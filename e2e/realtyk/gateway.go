@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -32,6 +33,14 @@ type Gateway struct {
 	upstreams *upstreamProxy
 	client    *http.Client
 	logPath   string
+
+	// The running process, replaced by Restart.
+	bin, conf, dir string
+	proxyAddr      string
+	mu             sync.Mutex
+	cmd            *exec.Cmd
+	exited         chan struct{}
+	logFile        *os.File
 }
 
 // Options change the Gateway's configuration.
@@ -129,39 +138,81 @@ func Start(t testing.TB, bins Binaries, opt Options) *Gateway {
 		},
 		logPath: filepath.Join(dir, "tyk.log"),
 	}
-	conf := filepath.Join(dir, "tyk.conf")
-	writeJSON(t, conf, gatewayConfig(g, port, redisPort, bins.Templates, dir, opt))
-	logFile, err := os.Create(g.logPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(bins.Tyk, "--conf="+conf)
-	cmd.Dir = dir
-	cmd.Stdout, cmd.Stderr = logFile, logFile
-	cmd.Env = gatewayEnv(up.addr)
-	dieWithTest(cmd)
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("starting the Tyk Gateway %s: %v", bins.Tyk, err)
-	}
-	exited := make(chan struct{})
-	go func() { _ = cmd.Wait(); close(exited) }()
+	g.bin, g.conf, g.dir, g.proxyAddr = bins.Tyk, filepath.Join(dir, "tyk.conf"), dir, up.addr
+	writeJSON(t, g.conf, gatewayConfig(g, port, redisPort, bins.Templates, dir, opt))
 	t.Cleanup(func() {
-		_ = cmd.Process.Signal(os.Interrupt)
-		select {
-		case <-exited:
-		case <-time.After(10 * time.Second):
-			_ = cmd.Process.Kill()
-			<-exited
-		}
-		_ = logFile.Close()
+		g.Stop()
 		if t.Failed() {
 			t.Logf("Tyk Gateway log (%s), last lines:\n%s", g.logPath, tail(g.logPath, 40))
 		}
 	})
-	if err := g.waitHello(exited); err != nil {
-		t.Fatalf("the Tyk Gateway did not come up: %v\nlog:\n%s", err, tail(g.logPath, 40))
+	if err := g.launch(); err != nil {
+		t.Fatal(err)
 	}
 	return g
+}
+
+// launch starts the Gateway process with the configuration written by Start and waits until it is healthy.
+func (g *Gateway) launch() error {
+	logFile, err := os.OpenFile(g.logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	cmd := exec.Command(g.bin, "--conf="+g.conf)
+	cmd.Dir = g.dir
+	cmd.Stdout, cmd.Stderr = logFile, logFile
+	cmd.Env = gatewayEnv(g.proxyAddr)
+	dieWithTest(cmd)
+	if err := cmd.Start(); err != nil {
+		_ = logFile.Close()
+		return fmt.Errorf("starting the Tyk Gateway %s: %v", g.bin, err)
+	}
+	exited := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(exited) }()
+	g.mu.Lock()
+	g.cmd, g.exited, g.logFile = cmd, exited, logFile
+	g.mu.Unlock()
+	if err := g.waitHello(exited); err != nil {
+		return fmt.Errorf("the Tyk Gateway did not come up: %v\nlog:\n%s", err, tail(g.logPath, 40))
+	}
+	return nil
+}
+
+// Stop stops the Gateway process, as a crash or a rollout would (interrupt, then kill after 10 s); its port
+// then refuses connections. Redis, the API files (app_path) and the upstream proxy stay. Stopping a stopped
+// Gateway does nothing.
+func (g *Gateway) Stop() {
+	g.mu.Lock()
+	cmd, exited, logFile := g.cmd, g.exited, g.logFile
+	g.cmd = nil
+	g.mu.Unlock()
+	if cmd == nil {
+		return
+	}
+	_ = cmd.Process.Signal(os.Interrupt)
+	select {
+	case <-exited:
+	case <-time.After(10 * time.Second):
+		_ = cmd.Process.Kill()
+		<-exited
+	}
+	_ = logFile.Close()
+}
+
+// Restart starts a stopped Gateway again, on the same port with the same configuration: it loads the APIs
+// whose files it has. It waits until the Gateway answers /hello.
+func (g *Gateway) Restart() error {
+	g.Stop()
+	return g.launch()
+}
+
+// Log returns the Gateway's log so far.
+func (g *Gateway) Log() string {
+	b, err := os.ReadFile(g.logPath)
+	if err != nil {
+		return err.Error()
+	}
+	return string(b)
 }
 
 // gatewayConfig is a minimal tyk.conf: file-based APIs and policies (the Gateway API writes the files), custom
@@ -327,4 +378,10 @@ func tail(path string, n int) string {
 		lines = lines[len(lines)-n:]
 	}
 	return strings.Join(lines, "\n")
+}
+
+// Reloads counts the reloads the Gateway has begun since Start, from its log (Tyk logs "reload: initiating"
+// at the start of each reload cycle, whatever asked for it).
+func (g *Gateway) Reloads() int {
+	return strings.Count(g.Log(), `msg="reload: initiating"`)
 }

@@ -28,8 +28,10 @@
 // An API is unchanged when the document the sync would send and the one the target returns are byte-identical
 // after normalising both: the JSON is decoded (numbers kept exactly as written), null values are removed, the
 // fields the target assigns itself are removed (x-tyk-api-gateway.info.dbId and .orgId), the `servers` entries that
-// the desired document does not have are removed (Tyk adds its own URL for the API there) and `servers` is
-// removed when that leaves it empty, and the result is encoded with sorted keys, no insignificant white space
+// the desired document does not have are removed (the Dashboard adds its own URL for the API there, the
+// open-source Gateway regenerates them from the custom domain and the listen path) and `servers` is removed when
+// that leaves it empty, an empty `components` object is removed when the desired document has none (the
+// open-source Gateway adds one to every API it stores), and the result is encoded with sorted keys, no insignificant white space
 // and no HTML escaping. Everything else counts, including the marker, so an API edited by hand in the Dashboard
 // is put back as rendered on the next sync.
 package plan

@@ -237,22 +237,14 @@ func Equal(desired, actual []byte) bool {
 	if err != nil {
 		return false
 	}
-	db, err1 := encode(normalise(d, d["servers"]))
-	ab, err2 := encode(normalise(a, d["servers"]))
+	db, err1 := encode(normalise(d, d))
+	ab, err2 := encode(normalise(a, d))
 	return err1 == nil && err2 == nil && bytes.Equal(db, ab)
 }
 
-// Normalise returns the canonical form of a document as the comparison sees it (see the package documentation);
-// desiredServers are the `servers` entries of the desired document (nil when it has none).
-func Normalise(doc []byte, desiredServers any) ([]byte, error) {
-	obj, err := decodeObject(doc)
-	if err != nil {
-		return nil, err
-	}
-	return encode(normalise(obj, desiredServers))
-}
-
-func normalise(obj map[string]any, desiredServers any) map[string]any {
+// normalise returns the canonical form of a document as the comparison with the desired one sees it (see the
+// package documentation).
+func normalise(obj, desired map[string]any) map[string]any {
 	out, _ := dropNulls(obj).(map[string]any)
 	if tyk, ok := out["x-tyk-api-gateway"].(map[string]any); ok {
 		if info, ok := tyk["info"].(map[string]any); ok {
@@ -262,7 +254,7 @@ func normalise(obj map[string]any, desiredServers any) map[string]any {
 	}
 	if servers, ok := out["servers"].([]any); ok {
 		want := map[string]bool{}
-		if ds, ok := desiredServers.([]any); ok {
+		if ds, ok := desired["servers"].([]any); ok {
 			for _, s := range ds {
 				if b, err := encode(s); err == nil {
 					want[string(b)] = true
@@ -279,6 +271,12 @@ func normalise(obj map[string]any, desiredServers any) map[string]any {
 			delete(out, "servers")
 		} else {
 			out["servers"] = kept
+		}
+	}
+	// The open-source Gateway adds an empty components object to every API it stores.
+	if c, ok := out["components"].(map[string]any); ok && len(c) == 0 {
+		if _, asked := desired["components"]; !asked {
+			delete(out, "components")
 		}
 	}
 	return out

@@ -64,6 +64,15 @@ func TestEqualNormalises(t *testing.T) {
 	assert.True(t, Equal(withServer, []byte(replace(returned, `"servers": [{"url": "http://tyk-gateway.local/a"}]`,
 		`"servers": [{"url": "http://tyk-gateway.local/a"}, {"url": "https://api.example.com"}]`))))
 	assert.False(t, Equal(body, []byte("not json")))
+
+	// What the open-source Gateway (5.4 line) returned for a stored API: servers regenerated from the custom
+	// domain and listen path, and an empty components object. A components object that is not empty, or one the
+	// desired document has, counts.
+	gateway := replace(returned, `"paths": {},`, `"paths": {}, "components": {},`)
+	assert.True(t, Equal(body, []byte(gateway)))
+	assert.False(t, Equal(body, []byte(replace(returned, `"paths": {},`, `"paths": {}, "components": {"schemas": {}},`))))
+	withComponents, _ := Stamp([]byte(replace(doc, `"paths":{}`, `"paths":{},"components":{"schemas":{}}`)), marker)
+	assert.False(t, Equal(withComponents, []byte(gateway)))
 }
 
 func replace(s, old, new string) string {

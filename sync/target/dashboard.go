@@ -8,16 +8,13 @@ import (
 	"mime/multipart"
 	"net/http"
 	"net/url"
+	"strconv"
 
 	"github.com/gateway2tyk/gateway2tyk/sync/plan"
 )
 
-const (
-	dashboardAPIs  = "/api/apis/oas"
-	dashboardCerts = "/api/certs"
-	// maxPages guards against a Dashboard that announces an absurd page count.
-	maxPages = 10000
-)
+// maxPages guards against a Dashboard that announces an absurd page count.
+const maxPages = 10000
 
 // dashboard is the Tyk Dashboard API.
 type dashboard struct{ c *client }
@@ -26,14 +23,30 @@ func (d *dashboard) Mode() Mode { return ModePro }
 
 func (d *dashboard) Describe() string { return "Tyk Dashboard at " + d.c.base }
 
-// List reads every page of GET /api/apis/oas?p=N. Any page that fails, cannot be read, or comes back empty
-// before the announced last page makes the whole listing fail: a partial listing must not be planned from.
+// Version is unknown: the Dashboard's published API has no operation that says its release (nor that of the
+// Gateways it feeds).
+func (d *dashboard) Version(context.Context) (string, error) { return "", nil }
+
+// wrapper is one API of the Dashboard's listing (ApiDefinitionWrapper): the classic definition, which names the
+// API and says whether it is a Tyk OAS API, and, for one, its OAS document.
+type wrapper struct {
+	Definition struct {
+		APIID string `json:"api_id"`
+		IsOAS bool   `json:"is_oas"`
+	} `json:"api_definition"`
+	OAS json.RawMessage `json:"oas"`
+}
+
+// List reads every page of GET /api/apis?p=N ({"apis": [ApiDefinitionWrapper], "pages": N}, pages of the
+// Dashboard's page_size). Any page that fails, cannot be read, or comes back empty before the announced last
+// page makes the whole listing fail: a partial listing must not be planned from. An OAS API whose wrapper does
+// not carry its document is read with GET /api/apis/oas/{apiId}, since ownership is read from the document.
 func (d *dashboard) List(ctx context.Context) ([]plan.Actual, error) {
 	var all []plan.Actual
 	seen := map[string]bool{}
 	pages := 1
 	for p := 1; p <= pages; p++ {
-		r := request{method: http.MethodGet, path: fmt.Sprintf("%s?p=%d", dashboardAPIs, p)}
+		r := dashboardList.request("", url.Values{"p": {strconv.Itoa(p)}}, nil, "")
 		resp, err := d.c.do(ctx, r)
 		if err != nil {
 			return nil, err
@@ -42,8 +55,8 @@ func (d *dashboard) List(ctx context.Context) ([]plan.Actual, error) {
 			return nil, err
 		}
 		var page struct {
-			APIs  []json.RawMessage `json:"apis"`
-			Pages int               `json:"pages"`
+			APIs  []wrapper `json:"apis"`
+			Pages int       `json:"pages"`
 		}
 		if err := json.Unmarshal(resp.body, &page); err != nil {
 			return nil, fmt.Errorf("GET %s: the answer is not a list of APIs: %w", r.path, err)
@@ -59,62 +72,68 @@ func (d *dashboard) List(ctx context.Context) ([]plan.Actual, error) {
 		if len(page.APIs) == 0 && p < pages {
 			return nil, fmt.Errorf("GET %s: page %d of %d is empty", r.path, p, pages)
 		}
-		for _, raw := range page.APIs {
-			a, err := actual(raw)
-			if err != nil {
-				return nil, fmt.Errorf("GET %s: %w", r.path, err)
+		for _, w := range page.APIs {
+			id := w.Definition.APIID
+			if id == "" {
+				return nil, fmt.Errorf("GET %s: an API in the listing has no api_definition.api_id", r.path)
 			}
-			if !seen[a.ID] { // an API created meanwhile can shift another onto the next page
-				seen[a.ID] = true
-				all = append(all, a)
+			if seen[id] { // an API created meanwhile can shift another onto the next page
+				continue
 			}
+			seen[id] = true
+			a := plan.Actual{ID: id}
+			switch {
+			case !w.Definition.IsOAS:
+				// A classic API: never ours, but its ID is taken, so it is listed without a document (no marker).
+			case hasDocument(w.OAS):
+				a.Document = w.OAS
+			default:
+				if a.Document, err = d.get(ctx, id); err != nil {
+					return nil, err
+				}
+			}
+			all = append(all, a)
 		}
 	}
 	return all, nil
 }
 
-// actual reads one listed API; one without an ID makes the listing unusable.
-func actual(raw json.RawMessage) (plan.Actual, error) {
-	id := plan.DocumentID(raw)
-	if id == "" {
-		return plan.Actual{}, fmt.Errorf("an API in the listing has no x-tyk-api-gateway.info.id")
+// hasDocument reports whether a listing carried an OAS document (not absent, null or empty).
+func hasDocument(raw json.RawMessage) bool {
+	var m map[string]json.RawMessage
+	return json.Unmarshal(raw, &m) == nil && len(m) > 0
+}
+
+// get reads one OAS API's document.
+func (d *dashboard) get(ctx context.Context, id string) ([]byte, error) {
+	r := dashboardGet.request(id, nil, nil, "")
+	resp, err := d.c.do(ctx, r)
+	if err != nil {
+		return nil, err
 	}
-	return plan.Actual{ID: id, Document: []byte(raw)}, nil
+	if err := expect(r, resp, http.StatusOK); err != nil {
+		return nil, err
+	}
+	return resp.body, nil
 }
 
 func (d *dashboard) Create(ctx context.Context, id string, body []byte) error {
-	return upsert(ctx, d.c, dashboardAPIs, id, body, d.Update)
+	return upsert(ctx, d.c, dashboardCreate.request("", nil, body, ""), id, body, d.Update)
 }
 
 func (d *dashboard) Update(ctx context.Context, id string, body []byte) error {
-	r := request{method: http.MethodPut, path: dashboardAPIs + "/" + url.PathEscape(id), body: body}
-	resp, err := d.c.do(ctx, r)
-	if err != nil {
-		return err
-	}
-	if is2xx(resp.status) {
-		return nil
-	}
-	return expect(r, resp)
+	return write(ctx, d.c, dashboardUpdate.request(id, nil, body, ""))
 }
 
 func (d *dashboard) Delete(ctx context.Context, id string) error {
-	r := request{method: http.MethodDelete, path: dashboardAPIs + "/" + url.PathEscape(id)}
-	resp, err := d.c.do(ctx, r)
-	if err != nil {
-		return err
-	}
-	if is2xx(resp.status) || resp.status == http.StatusNotFound {
-		return nil // 404: gone already (a retried delete whose first attempt went through)
-	}
-	return expect(r, resp)
+	return remove(ctx, d.c, dashboardDelete.request(id, nil, nil, ""))
 }
 
-// UploadCertificate posts the PEM as the multipart file field "cert".
+// UploadCertificate posts the PEM as the multipart file field "file".
 func (d *dashboard) UploadCertificate(ctx context.Context, pem []byte, _ string) (string, bool, error) {
 	var buf bytes.Buffer
 	w := multipart.NewWriter(&buf)
-	part, err := w.CreateFormFile("cert", "cert.pem")
+	part, err := w.CreateFormFile("file", "cert.pem")
 	if err != nil {
 		return "", false, err
 	}
@@ -124,12 +143,11 @@ func (d *dashboard) UploadCertificate(ctx context.Context, pem []byte, _ string)
 	if err := w.Close(); err != nil {
 		return "", false, err
 	}
-	r := request{method: http.MethodPost, path: dashboardCerts, body: buf.Bytes(), contentType: w.FormDataContentType()}
-	return uploadResult(ctx, d.c, r)
+	return uploadResult(ctx, d.c, dashboardCertAdd.request("", nil, buf.Bytes(), w.FormDataContentType()))
 }
 
 func (d *dashboard) CertificateExists(ctx context.Context, id, _ string) (bool, error) {
-	return certificateExists(ctx, d.c, request{method: http.MethodGet, path: dashboardCerts + "/" + url.PathEscape(id)})
+	return certificateExists(ctx, d.c, dashboardCertGet.request(id, nil, nil, ""))
 }
 
 func (d *dashboard) Reload(context.Context) error { return nil }
@@ -160,4 +178,28 @@ func certificateExists(ctx context.Context, c *client, r request) (bool, error) 
 		return false, nil
 	}
 	return false, expect(r, resp)
+}
+
+// write sends an update: any 2xx is success.
+func write(ctx context.Context, c *client, r request) error {
+	resp, err := c.do(ctx, r)
+	if err != nil {
+		return err
+	}
+	if is2xx(resp.status) {
+		return nil
+	}
+	return expect(r, resp)
+}
+
+// remove sends a delete: 404 is success too (a retried delete whose first attempt went through).
+func remove(ctx context.Context, c *client, r request) error {
+	resp, err := c.do(ctx, r)
+	if err != nil {
+		return err
+	}
+	if is2xx(resp.status) || resp.status == http.StatusNotFound {
+		return nil
+	}
+	return expect(r, resp)
 }

@@ -85,6 +85,8 @@ type Target interface {
 	UploadCertificate(ctx context.Context, pem []byte, org string) (id string, existed bool, err error)
 	// CertificateExists reports whether the certificate store has a certificate.
 	CertificateExists(ctx context.Context, id, org string) (bool, error)
+	// Version is the release the target says it runs ("" when its API does not say).
+	Version(ctx context.Context) (string, error)
 	// Reload makes the changes live: the Gateway's group reload; nothing for the Dashboard, which pushes
 	// changes to its Gateways itself.
 	Reload(ctx context.Context) error
@@ -209,6 +211,8 @@ type request struct {
 	method, path string
 	body         []byte
 	contentType  string
+	// final, when set, marks an answer that is not retried even though its status would be.
+	final func(status int, body []byte) bool
 }
 
 // response is a final answer (any status that is not retried).
@@ -240,7 +244,7 @@ func (c *client) do(ctx context.Context, r request) (*response, error) {
 	var last *Error
 	for attempt := 1; ; attempt++ {
 		status, body, retryAfter, err := c.once(ctx, r)
-		if err == nil && status != http.StatusTooManyRequests && status < 500 {
+		if err == nil && ((status != http.StatusTooManyRequests && status < 500) || (r.final != nil && r.final(status, body))) {
 			return &response{status: status, body: body, attempts: attempt}, nil
 		}
 		last = &Error{Method: r.method, Path: r.path, Status: status, Attempts: attempt, Err: err}
@@ -342,11 +346,10 @@ func certificateID(body []byte) string {
 	return m.ID
 }
 
-// upsert creates, and updates instead when the target says the API exists already (a create retried after an
-// attempt that reached Tyk, or a Gateway that has the API on disk but not loaded).
-func upsert(ctx context.Context, c *client, collection, id string, body []byte,
+// upsert sends a create, and updates instead when the target says the API exists already (a create retried
+// after an attempt that reached Tyk, or a Gateway that has the API loaded but did not list it yet).
+func upsert(ctx context.Context, c *client, r request, id string, body []byte,
 	update func(context.Context, string, []byte) error) error {
-	r := request{method: http.MethodPost, path: collection, body: body}
 	resp, err := c.do(ctx, r)
 	if err != nil {
 		return err

@@ -1,9 +1,16 @@
 // Package targettest runs in-process fakes of the Tyk Dashboard API and of the open-source Tyk Gateway API
-// (net/http/httptest) for the sync's tests. They follow the endpoints, headers and answers that sync/target
-// documents: the credential header is checked, IDs come from x-tyk-api-gateway.info.id, the Dashboard pages its
-// listing and adds info.dbId, info.orgId and a `servers` entry to what it stores, the Gateway serves (and lists)
-// only what it has loaded, so changes show after GET /tyk/reload/group, and certificates get Tyk's IDs (the org
-// followed by the hex SHA-256 of the leaf certificate's DER bytes).
+// (net/http/httptest) for the sync's tests. They answer the operations of Tyk's published descriptions
+// (../shared/tyk/dashboard-swagger.yml, gateway-swagger.yml) in their documented shapes, which the contract
+// test of sync/target checks against those files, and nothing else (the Dashboard answers 405 to a GET of
+// /api/apis/oas, as the published API has only POST there). The credential header is checked, IDs come from
+// x-tyk-api-gateway.info.id; the Dashboard lists with GET /api/apis?p=N ({"apis": [ApiDefinitionWrapper],
+// "pages": N}, pages of its page_size, 10 by default) and adds info.dbId, info.orgId and a `servers` entry to
+// what it stores. The Gateway behaves as a real open-source Tyk Gateway (the 5.4 line) was seen to: it serves
+// and lists only what it has loaded, so changes show after GET /tyk/reload/group; it returns stored APIs with
+// `servers` regenerated from the custom domain and listen path and `components: {}` added; a create of an ID
+// it has overwrites; a delete of an API whose file is gone but which is still loaded answers 500 "Delete
+// failed"; /hello says Version. Certificates get Tyk's IDs (the org followed by the hex SHA-256 of the leaf
+// certificate's DER bytes); a second upload of one is refused with 403 "... already exists".
 //
 // Failures can be injected: FailRate makes that share of calls fail (a 500, 502, 503 or 429 before the call is
 // handled, a dropped connection, or a 502 after it was handled, so that the answer is lost but the change was
@@ -25,9 +32,12 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
+	"maps"
 	"math/big"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -43,8 +53,12 @@ type Fake struct {
 	Mode target.Mode
 	Auth string
 	Org  string
-	// PageSize is the Dashboard's page size (default 3, so that tests meet several pages).
+	// PageSize is the Dashboard's page size (default 10, the Dashboard's page_size).
 	PageSize int
+	// OmitListedOAS makes the Dashboard's listing carry no `oas` document, so that the client must fetch each.
+	OmitListedOAS bool
+	// Version is what the Gateway's /hello says (default v5.8.0).
+	Version string
 	// FailRate is the share of calls, 0 to 1, that fail (see the package documentation).
 	FailRate float64
 	// Seed makes the failures reproducible.
@@ -60,6 +74,7 @@ type Fake struct {
 
 	mu       sync.Mutex
 	stored   map[string][]byte // the Dashboard's APIs, or the Gateway's API files
+	classic  map[string]string // the Dashboard's classic (not OAS) APIs: ID → name
 	loaded   map[string][]byte // the Gateway's loaded APIs
 	certs    map[string][]byte
 	seen     map[string]int
@@ -73,6 +88,11 @@ type Call struct {
 	Status       int
 	// Injected is true when the answer was an injected failure.
 	Injected bool
+	// The exchange, for checking it against Tyk's API descriptions.
+	RequestHeader  http.Header
+	RequestBody    []byte
+	ResponseHeader http.Header
+	ResponseBody   []byte
 }
 
 // NewDashboard starts a fake Tyk Dashboard.
@@ -82,8 +102,8 @@ func NewDashboard(t testing.TB) *Fake { return start(t, target.ModePro) }
 func NewGateway(t testing.TB) *Fake { return start(t, target.ModeCE) }
 
 func start(t testing.TB, mode target.Mode) *Fake {
-	f := &Fake{Mode: mode, Auth: "secret-" + string(mode), Org: "5e9d9544a1dcd60001d0ed20", PageSize: 3,
-		stored: map[string][]byte{}, loaded: map[string][]byte{}, certs: map[string][]byte{}, seen: map[string]int{}}
+	f := &Fake{Mode: mode, Auth: "secret-" + string(mode), Org: "5e9d9544a1dcd60001d0ed20", PageSize: 10, Version: "v5.8.0",
+		stored: map[string][]byte{}, classic: map[string]string{}, loaded: map[string][]byte{}, certs: map[string][]byte{}, seen: map[string]int{}}
 	f.Server = httptest.NewServer(http.HandlerFunc(f.serve))
 	t.Cleanup(f.Server.Close)
 	return f
@@ -102,6 +122,20 @@ func (f *Fake) Put(id string, doc []byte) {
 	if f.Mode == target.ModeCE {
 		f.loaded[id] = doc
 	}
+}
+
+// PutClassic puts a classic (not OAS) API on the Dashboard, as someone would create it there.
+func (f *Fake) PutClassic(id, name string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.classic[id] = name
+}
+
+// Classic returns the IDs of the Dashboard's classic APIs, sorted.
+func (f *Fake) Classic() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Sorted(maps.Keys(f.classic))
 }
 
 // APIs returns the APIs the target serves: the Dashboard's, or the Gateway's loaded ones.
@@ -123,12 +157,7 @@ func (f *Fake) APIs() map[string][]byte {
 func (f *Fake) Certificates() []string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	var ids []string
-	for id := range f.certs {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	return ids
+	return slices.Sorted(maps.Keys(f.certs))
 }
 
 // Calls returns the requests answered so far.
@@ -159,14 +188,25 @@ func (f *Fake) ResetCalls() {
 type recorder struct {
 	http.ResponseWriter
 	status int
+	body   []byte
 }
 
 func (r *recorder) WriteHeader(s int) { r.status = s; r.ResponseWriter.WriteHeader(s) }
 
-func (f *Fake) record(r *http.Request, status int, injected bool) {
+func (r *recorder) Write(b []byte) (int, error) {
+	r.body = append(r.body, b...)
+	return r.ResponseWriter.Write(b)
+}
+
+func (f *Fake) record(r *http.Request, body []byte, rec *recorder, injected bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.calls = append(f.calls, Call{Method: r.Method, Path: r.URL.RequestURI(), Status: status, Injected: injected})
+	c := Call{Method: r.Method, Path: r.URL.RequestURI(), Injected: injected, RequestHeader: r.Header.Clone(),
+		RequestBody: body}
+	if rec != nil {
+		c.Status, c.ResponseHeader, c.ResponseBody = rec.status, rec.Header().Clone(), rec.body
+	}
+	f.calls = append(f.calls, c)
 }
 
 // failure decides, reproducibly, whether and how this request fails: 0 means it does not.
@@ -199,26 +239,26 @@ func (f *Fake) serve(w http.ResponseWriter, r *http.Request) {
 	if f.Inject != nil {
 		if status := f.Inject(r.Method, r.URL.Path); status != 0 {
 			writeJSON(rec, status, f.errorBody("injected "+strconv.Itoa(status)))
-			f.record(r, rec.status, true)
+			f.record(r, body, rec, true)
 			return
 		}
 	}
 	switch f.failure(r, body) {
 	case 1:
 		writeJSON(rec, http.StatusInternalServerError, f.errorBody("injected failure"))
-		f.record(r, rec.status, true)
+		f.record(r, body, rec, true)
 		return
 	case 2:
 		writeJSON(rec, http.StatusServiceUnavailable, f.errorBody("injected failure"))
-		f.record(r, rec.status, true)
+		f.record(r, body, rec, true)
 		return
 	case 3:
 		rec.Header().Set("Retry-After", "1")
 		writeJSON(rec, http.StatusTooManyRequests, f.errorBody("slow down"))
-		f.record(r, rec.status, true)
+		f.record(r, body, rec, true)
 		return
 	case 4:
-		f.record(r, 0, true)
+		f.record(r, body, nil, true)
 		if hj, ok := w.(http.Hijacker); ok {
 			if conn, _, err := hj.Hijack(); err == nil {
 				conn.Close()
@@ -231,16 +271,19 @@ func (f *Fake) serve(w http.ResponseWriter, r *http.Request) {
 		// Handled, but the answer is lost on the way back.
 		f.handle(httptest.NewRecorder(), r, body)
 		writeJSON(rec, http.StatusBadGateway, f.errorBody("injected failure after the change"))
-		f.record(r, rec.status, true)
+		f.record(r, body, rec, true)
 		return
 	}
 	f.handle(rec, r, body)
-	f.record(r, rec.status, false)
+	f.record(r, body, rec, false)
 }
 
+// errorBody is Tyk's error answer: ApiResponse for the Dashboard, ApiStatusMessage for the Gateway. The
+// Dashboard's description shows "Meta": null in its examples but types Meta with a schema that does not allow
+// null, so the fake leaves Meta out when it has none (the client never reads it).
 func (f *Fake) errorBody(msg string) any {
 	if f.Mode == target.ModePro {
-		return map[string]any{"Status": "Error", "Message": msg, "Meta": nil}
+		return map[string]any{"Status": "Error", "Message": msg}
 	}
 	return map[string]any{"status": "error", "message": msg}
 }
@@ -248,7 +291,7 @@ func (f *Fake) errorBody(msg string) any {
 func (f *Fake) okBody(msg string, extra map[string]any) any {
 	var out map[string]any
 	if f.Mode == target.ModePro {
-		out = map[string]any{"Status": "OK", "Message": msg, "Meta": nil}
+		out = map[string]any{"Status": "OK", "Message": msg}
 	} else {
 		out = map[string]any{"status": "ok", "message": msg}
 	}
@@ -265,9 +308,9 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 }
 
 func (f *Fake) handle(w http.ResponseWriter, r *http.Request, body []byte) {
-	header, apis, certs := "authorization", "/api/apis/oas", "/api/certs"
+	header, list, apis, certs := "authorization", "/api/apis", "/api/apis/oas", "/api/certs"
 	if f.Mode == target.ModeCE {
-		header, apis, certs = "x-tyk-authorization", "/tyk/apis/oas", "/tyk/certs"
+		header, list, apis, certs = "x-tyk-authorization", "/tyk/apis/oas", "/tyk/apis/oas", "/tyk/certs"
 	}
 	if r.Header.Get(header) != f.Auth {
 		writeJSON(w, http.StatusForbidden, f.errorBody("Attempted administrative access with invalid or missing key!"))
@@ -275,10 +318,15 @@ func (f *Fake) handle(w http.ResponseWriter, r *http.Request, body []byte) {
 	}
 	path := r.URL.Path
 	switch {
-	case path == apis && r.Method == http.MethodGet:
+	case f.Mode == target.ModeCE && path == "/hello" && r.Method == http.MethodGet:
+		writeJSON(w, http.StatusOK, map[string]any{"status": "pass", "version": f.Version, "description": "Tyk GW",
+			"details": map[string]any{"redis": map[string]any{"status": "pass", "componentType": "datastore"}}})
+	case path == list && r.Method == http.MethodGet:
 		f.list(w, r)
 	case path == apis && r.Method == http.MethodPost:
 		f.create(w, body)
+	case path == apis:
+		writeJSON(w, http.StatusMethodNotAllowed, f.errorBody("Method Not Allowed"))
 	case strings.HasPrefix(path, apis+"/"):
 		id := strings.TrimPrefix(path, apis+"/")
 		switch r.Method {
@@ -289,19 +337,12 @@ func (f *Fake) handle(w http.ResponseWriter, r *http.Request, body []byte) {
 		case http.MethodDelete:
 			f.delete(w, id)
 		default:
-			writeJSON(w, http.StatusMethodNotAllowed, f.errorBody("method not allowed"))
+			writeJSON(w, http.StatusMethodNotAllowed, f.errorBody("Method Not Allowed"))
 		}
 	case path == certs && r.Method == http.MethodPost:
 		f.addCert(w, r, body)
 	case strings.HasPrefix(path, certs+"/") && r.Method == http.MethodGet:
-		f.mu.Lock()
-		_, ok := f.certs[strings.TrimPrefix(path, certs+"/")]
-		f.mu.Unlock()
-		if !ok {
-			writeJSON(w, http.StatusNotFound, f.errorBody("Certificate not found"))
-			return
-		}
-		writeJSON(w, http.StatusOK, map[string]any{"id": strings.TrimPrefix(path, certs+"/")})
+		f.getCert(w, strings.TrimPrefix(path, certs+"/"))
 	case f.Mode == target.ModeCE && path == "/tyk/reload/group" && r.Method == http.MethodGet:
 		f.mu.Lock()
 		f.loaded = make(map[string][]byte, len(f.stored))
@@ -335,17 +376,22 @@ func (f *Fake) list(w http.ResponseWriter, r *http.Request) {
 	for id := range src {
 		ids = append(ids, id)
 	}
-	sort.Strings(ids)
-	docs := make([]json.RawMessage, 0, len(ids))
-	for _, id := range ids {
-		docs = append(docs, src[id])
+	if f.Mode == target.ModePro {
+		for id := range f.classic {
+			ids = append(ids, id)
+		}
 	}
+	sort.Strings(ids)
 	if f.Mode == target.ModeCE {
+		docs := make([]json.RawMessage, 0, len(ids))
+		for _, id := range ids {
+			docs = append(docs, src[id])
+		}
 		writeJSON(w, http.StatusOK, docs)
 		return
 	}
 	p, err := strconv.Atoi(r.URL.Query().Get("p"))
-	if err != nil || p < 1 {
+	if err != nil || p == 0 {
 		p = 1
 	}
 	if f.FailPage > 0 && p == f.FailPage {
@@ -353,9 +399,44 @@ func (f *Fake) list(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	size := max(f.PageSize, 1)
-	pages := (len(docs) + size - 1) / size
-	lo, hi := min((p-1)*size, len(docs)), min(p*size, len(docs))
-	writeJSON(w, http.StatusOK, map[string]any{"apis": docs[lo:hi], "pages": pages})
+	pages := (len(ids) + size - 1) / size
+	lo, hi := min((p-1)*size, len(ids)), min(p*size, len(ids))
+	if p < 0 { // "Send number less than 0 to return all items."
+		lo, hi = 0, len(ids)
+	}
+	wrappers := make([]map[string]any, 0, hi-lo)
+	for _, id := range ids[lo:hi] {
+		if name, ok := f.classic[id]; ok {
+			wrappers = append(wrappers, map[string]any{"api_definition": map[string]any{"api_id": id, "name": name,
+				"org_id": f.Org, "is_oas": false, "active": true}})
+			continue
+		}
+		wrappers = append(wrappers, f.wrapper(id, src[id]))
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"apis": wrappers, "pages": pages})
+}
+
+// wrapper is the Dashboard's ApiDefinitionWrapper of a stored API: the classic definition the Dashboard keeps
+// beside every API (a Tyk OAS API has is_oas set) and the OAS document.
+func (f *Fake) wrapper(id string, doc []byte) map[string]any {
+	var probe struct {
+		Tyk struct {
+			Info struct {
+				DBID string `json:"dbId"`
+				Name string `json:"name"`
+			} `json:"info"`
+		} `json:"x-tyk-api-gateway"`
+	}
+	_ = json.Unmarshal(doc, &probe)
+	w := map[string]any{
+		"api_definition": map[string]any{"api_id": id, "id": probe.Tyk.Info.DBID, "name": probe.Tyk.Info.Name,
+			"org_id": f.Org, "is_oas": true, "active": true},
+		"created_at": "2026-01-01T00:00:00Z",
+	}
+	if !f.OmitListedOAS {
+		w["oas"] = json.RawMessage(doc)
+	}
+	return w
 }
 
 func (f *Fake) get(w http.ResponseWriter, id string) {
@@ -370,24 +451,37 @@ func (f *Fake) get(w http.ResponseWriter, id string) {
 	_, _ = w.Write(doc)
 }
 
-// stamp adds what Tyk adds to a stored API.
+// stamp adds what Tyk adds to a stored API: the Dashboard its IDs and its own URL of the API in `servers`, the
+// Gateway `servers` regenerated from the custom domain and the listen path, and an empty `components`.
 func (f *Fake) stamp(doc map[string]any, dbID string) []byte {
 	tyk, _ := doc["x-tyk-api-gateway"].(map[string]any)
-	if f.Mode == target.ModePro {
-		info, _ := tyk["info"].(map[string]any)
-		info["dbId"] = dbID
-		info["orgId"] = f.Org
-	}
-	listen := "/"
+	listen, domain := "/", ""
 	if server, ok := tyk["server"].(map[string]any); ok {
 		if lp, ok := server["listenPath"].(map[string]any); ok {
 			if v, ok := lp["value"].(string); ok {
 				listen = v
 			}
 		}
+		if cd, ok := server["customDomain"].(map[string]any); ok && cd["enabled"] == true {
+			domain, _ = cd["name"].(string)
+		}
 	}
-	servers, _ := doc["servers"].([]any)
-	doc["servers"] = append([]any{map[string]any{"url": "http://tyk-gateway.local" + listen}}, servers...)
+	if f.Mode == target.ModePro {
+		info, _ := tyk["info"].(map[string]any)
+		info["dbId"] = dbID
+		info["orgId"] = f.Org
+		servers, _ := doc["servers"].([]any)
+		doc["servers"] = append([]any{map[string]any{"url": "http://tyk-gateway.local" + listen}}, servers...)
+	} else {
+		host := "tyk-gateway.local"
+		if domain != "" {
+			host = (&url.URL{Path: domain}).EscapedPath()
+		}
+		doc["servers"] = []any{map[string]any{"url": "http://" + host + listen}}
+		if _, ok := doc["components"]; !ok {
+			doc["components"] = map[string]any{}
+		}
+	}
 	out, _ := json.MarshalIndent(doc, "", "  ")
 	return out
 }
@@ -418,18 +512,20 @@ func (f *Fake) create(w http.ResponseWriter, body []byte) {
 		id = fmt.Sprintf("generated-%d", len(f.stored)+1)
 		doc["x-tyk-api-gateway"].(map[string]any)["info"].(map[string]any)["id"] = id
 	}
-	if _, exists := f.served()[id]; exists {
-		writeJSON(w, http.StatusBadRequest, f.errorBody("API with this ID already exists"))
+	if f.Mode == target.ModeCE {
+		// The Gateway writes the API's file, whether or not it has one: a create of an ID it has overwrites.
+		f.stored[id] = f.stamp(doc, "")
+		writeJSON(w, http.StatusOK, map[string]any{"key": id, "status": "ok", "action": "added"})
+		return
+	}
+	if _, exists := f.stored[id]; exists || f.classic[id] != "" {
+		writeJSON(w, http.StatusConflict, f.errorBody("API with this ID already exists"))
 		return
 	}
 	f.nextDBID++
 	dbID := fmt.Sprintf("%024x", f.nextDBID)
 	f.stored[id] = f.stamp(doc, dbID)
-	if f.Mode == target.ModePro {
-		writeJSON(w, http.StatusOK, f.okBody("API created", map[string]any{"Meta": dbID, "ID": id}))
-		return
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"key": id, "status": "ok", "action": "added"})
+	writeJSON(w, http.StatusOK, f.okBody("API created", map[string]any{"Meta": dbID, "ID": id}))
 }
 
 func (f *Fake) update(w http.ResponseWriter, id string, body []byte) {
@@ -468,6 +564,10 @@ func (f *Fake) delete(w http.ResponseWriter, id string) {
 		writeJSON(w, http.StatusNotFound, f.errorBody("API not found"))
 		return
 	}
+	if _, stored := f.stored[id]; !stored {
+		writeJSON(w, http.StatusInternalServerError, f.errorBody("Delete failed"))
+		return
+	}
 	delete(f.stored, id)
 	if f.Mode == target.ModePro {
 		writeJSON(w, http.StatusOK, f.okBody("API deleted", nil))
@@ -481,9 +581,9 @@ func (f *Fake) addCert(w http.ResponseWriter, r *http.Request, body []byte) {
 	if f.Mode == target.ModePro {
 		org = f.Org
 		r.Body = io.NopCloser(strings.NewReader(string(body)))
-		file, _, err := r.FormFile("cert")
+		file, _, err := r.FormFile("file")
 		if err != nil {
-			writeJSON(w, http.StatusBadRequest, f.errorBody("no cert file in the form"))
+			writeJSON(w, http.StatusBadRequest, f.errorBody("no file in the form"))
 			return
 		}
 		data, _ = io.ReadAll(file)
@@ -501,6 +601,28 @@ func (f *Fake) addCert(w http.ResponseWriter, r *http.Request, body []byte) {
 	}
 	f.certs[id] = data
 	writeJSON(w, http.StatusOK, map[string]any{"id": id, "status": "ok", "message": "Certificate added"})
+}
+
+// getCert answers a certificate's metadata (CertsCertificateMeta), or 404.
+func (f *Fake) getCert(w http.ResponseWriter, id string) {
+	f.mu.Lock()
+	data, ok := f.certs[id]
+	f.mu.Unlock()
+	if !ok {
+		writeJSON(w, http.StatusNotFound, f.errorBody("Certificate with given SHA256 fingerprint not found"))
+		return
+	}
+	meta := map[string]any{"id": id, "has_private": strings.Contains(string(data), "PRIVATE KEY")}
+	if block, _ := pem.Decode(data); block != nil {
+		sum := sha256.Sum256(block.Bytes)
+		meta["fingerprint"] = hex.EncodeToString(sum[:])
+		if c, err := x509.ParseCertificate(block.Bytes); err == nil {
+			meta["dns_names"] = c.DNSNames
+			meta["not_before"] = c.NotBefore.UTC().Format(time.RFC3339)
+			meta["not_after"] = c.NotAfter.UTC().Format(time.RFC3339)
+		}
+	}
+	writeJSON(w, http.StatusOK, meta)
 }
 
 // CertificateID is Tyk's ID of the first certificate of a PEM bundle.
