@@ -28,7 +28,7 @@ func TestRealTykExamples(t *testing.T) {
 	}
 	keepGoing := os.Getenv("EXPLAINCHECK_KEEP_GOING") != ""
 	var total explaincheck.Tally
-	for _, ex := range []string{"examples/basic", "examples/storefront", "examples/secured", "e2e/testdata/realtyk/base-middleware"} {
+	for _, ex := range []string{"examples/basic", "examples/kpt", "examples/storefront", "examples/secured", "e2e/testdata/realtyk/base-middleware"} {
 		t.Run(ex, func(t *testing.T) {
 			out := renderExample(t, filepath.Join(root, ex))
 			if len(out.Translation.APIs) == 0 {
