@@ -16,7 +16,7 @@ GO_VERSION     := $(shell sed -n 's/^go //p' go.mod)
 
 .DEFAULT_GOAL := build
 
-.PHONY: help build demo test vet fmt-check go-test check-dockerfile image image-test bench clean
+.PHONY: help build demo test vet fmt-check go-test check-dockerfile image image-test bench bench-pipelines clean
 
 help: ## Show the targets
 	@echo "make build          build bin/gateway2tyk"
@@ -27,6 +27,7 @@ help: ## Show the targets
 	@echo "make image          docker build the image $(IMAGE) (needs a Docker engine)"
 	@echo "make image-test     run the built image $(IMAGE) as nobody with no network, on $(EXAMPLE)"
 	@echo "make bench          time gateway2tyk against a no-op KRM function on generated fleets (SIZES=\"1000 10000\")"
+	@echo "make bench-pipelines  time every documented pipeline with and without gateway2tyk (SIZES=\"1000 5000 10000\")"
 	@echo "make clean          remove bin/"
 	@echo "make fuzz           run each fuzz target for FUZZTIME (default $(FUZZTIME)), one after another"
 
@@ -93,6 +94,15 @@ SIZES ?= 1000 10000
 RUNS  ?= 2
 bench:
 	SIZES="$(SIZES)" RUNS="$(RUNS)" GO="$(GO)" sh bench/run.sh
+
+# Wall time of each documented pipeline (kustomize transformer, the large-app kustomize path, the Argo CD plugin as
+# its sidecar runs it, kpt, the function alone) with and without gateway2tyk, on generated fleets of SIZES routes
+# (bench/out/pipelines/, not committed). A run slower than TIMEOUT seconds shows as "> TIMEOUT s". BENCHMARKS.md
+# records a run. Takes about half an hour with the defaults.
+PIPELINE_SIZES ?= 1000 5000 10000
+TIMEOUT        ?= 200
+bench-pipelines: $(KUSTOMIZE)
+	SIZES="$(PIPELINE_SIZES)" TIMEOUT="$(TIMEOUT)" GO="$(GO)" KUSTOMIZE="$(KUSTOMIZE)" sh bench/pipelines.sh
 
 clean:
 	rm -rf $(BIN)
