@@ -9,6 +9,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 	sigsyaml "sigs.k8s.io/yaml"
 
+	"github.com/gateway2tyk/gateway2tyk/fn/literal"
 	"github.com/gateway2tyk/gateway2tyk/fn/parallel"
 	"github.com/gateway2tyk/gateway2tyk/fn/read"
 )
@@ -73,6 +74,15 @@ func idString(id resid.ResId) string {
 	return strings.Join([]string{id.Gvk.String(), orEmpty(id.Namespace, "~X"), orEmpty(id.Name, "~N")}, "|")
 }
 
+// asYAML is kustomize's Resource.AsYAML: the object as JSON, converted to YAML.
+func asYAML(n *yaml.RNode) ([]byte, error) {
+	j, err := read.ToJSON(n)
+	if err != nil {
+		return nil, err
+	}
+	return sigsyaml.JSONToYAML(j)
+}
+
 // Write writes items as `kustomize build` prints objects: sorted in order, each converted to JSON and from
 // JSON to YAML (kustomize's Resource.AsYAML: keys sorted, comments dropped), separated by "---". Objects are
 // converted on every core.
@@ -89,11 +99,18 @@ func Write(w io.Writer, items []*yaml.RNode, order Order) error {
 		err error
 	}
 	docs := parallel.Map(len(idx), func(i int) doc {
-		j, err := read.ToJSON(items[idx[i]])
-		if err != nil {
-			return doc{err: err}
+		item := items[idx[i]]
+		// The long documents are spliced in as literal blocks (package literal), as JSONToYAML writes any
+		// string with a newline; if the splice cannot be done, the item is converted whole.
+		node, texts := literal.Replace(item.YNode(), false, nil)
+		y, err := asYAML(yaml.NewRNode(node))
+		if err != nil || len(texts) == 0 {
+			return doc{y, err}
 		}
-		y, err := sigsyaml.JSONToYAML(j)
+		if spliced, ok := literal.Splice(y, texts); ok {
+			return doc{spliced, nil}
+		}
+		y, err = asYAML(item)
 		return doc{y, err}
 	})
 	for i, d := range docs {
