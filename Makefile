@@ -100,7 +100,7 @@ bench:
 # (bench/out/pipelines/, not committed). A run slower than TIMEOUT seconds shows as "> TIMEOUT s". BENCHMARKS.md
 # records a run. Takes about half an hour with the defaults.
 PIPELINE_SIZES ?= 1000 5000 10000
-TIMEOUT        ?= 200
+TIMEOUT        ?= 120
 bench-pipelines: $(KUSTOMIZE)
 	SIZES="$(PIPELINE_SIZES)" TIMEOUT="$(TIMEOUT)" GO="$(GO)" KUSTOMIZE="$(KUSTOMIZE)" sh bench/pipelines.sh
 
