@@ -92,8 +92,9 @@ image-test:
 # routes (bench/out/, not committed). BENCHMARKS.md records a run. SIZES="1000 10000 50000" adds the large fleet.
 SIZES ?= 1000 10000
 RUNS  ?= 2
+HOSTNAMES ?= 1
 bench:
-	SIZES="$(SIZES)" RUNS="$(RUNS)" GO="$(GO)" sh bench/run.sh
+	SIZES="$(SIZES)" RUNS="$(RUNS)" HOSTNAMES="$(HOSTNAMES)" GO="$(GO)" sh bench/run.sh
 
 # Wall time of each documented pipeline (kustomize transformer, the large-app kustomize path, the Argo CD plugin as
 # its sidecar runs it, kpt, the function alone) with and without gateway2tyk, on generated fleets of SIZES routes
