@@ -50,7 +50,7 @@ func (o Order) less(a, b resid.ResId) bool {
 		if ra != rb {
 			return ra < rb
 		}
-		// kustomize puts a core Namespace after one of another group.
+		// kustomize reverses the comparison of two Namespaces when one is core, so the core one comes first.
 		if a.Kind == "Namespace" && b.Kind == "Namespace" && (a.Group == "" || b.Group == "") {
 			return gvkString(a.Gvk) > gvkString(b.Gvk)
 		}
