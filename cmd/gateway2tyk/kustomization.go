@@ -24,26 +24,43 @@ const exitUseTransformer = 3
 // renderKustomized is `render -k DIR PATH...`: PATHs hold what `kustomize build DIR` printed without the
 // transformer. Like kustomize with a failing transformer, it prints nothing when the render fails.
 func renderKustomized(cmd *cobra.Command, dir, configPath string, paths []string) error {
-	app, err := kustomization.Load(dir)
+	// The application directory is read while kustomize's output is parsed: both are YAML parses of about the
+	// same size, and they are independent.
+	type loaded struct {
+		app *kustomization.App
+		err error
+	}
+	appc := make(chan loaded, 1)
+	go func() {
+		app, err := kustomization.Load(dir)
+		appc <- loaded{app, err}
+	}()
+	var items []*yaml.RNode
+	var readErr error
+	for _, p := range paths {
+		nodes, err := readStream(p, cmd.InOrStdin())
+		if err != nil {
+			readErr = err
+			break
+		}
+		items = append(items, nodes...)
+	}
+	l := <-appc
+	app, err := l.app, l.err
 	if err != nil {
 		if _, ok := err.(*kustomization.Unfaithful); ok {
 			return err
 		}
 		return usage("render: %v", err)
 	}
+	if readErr != nil {
+		return usage("render: %v", readErr)
+	}
 	fnConfig := app.Config
 	if configPath != "" {
 		if _, fnConfig, err = readPaths(nil, configPath); err != nil {
 			return usage("render: %v", err)
 		}
-	}
-	var items []*yaml.RNode
-	for _, p := range paths {
-		nodes, err := readStream(p, cmd.InOrStdin())
-		if err != nil {
-			return usage("render: %v", err)
-		}
-		items = append(items, nodes...)
 	}
 	// kustomize prints nothing when it fails: without a single object, the render would delete every API.
 	if len(items) == 0 {
