@@ -16,7 +16,7 @@ GO_VERSION     := $(shell sed -n 's/^go //p' go.mod)
 
 .DEFAULT_GOAL := build
 
-.PHONY: help build demo test vet fmt-check go-test e2e-tyk check-dockerfile image image-test bench bench-diff clean
+.PHONY: help build demo test vet fmt-check go-test e2e-tyk check-dockerfile image image-test bench bench-diff bench-pipelines clean
 
 help: ## Show the targets
 	@echo "make build          build bin/gateway2tyk"
@@ -29,6 +29,7 @@ help: ## Show the targets
 	@echo "make image-test     run the built image $(IMAGE) as nobody with no network, on $(EXAMPLE)"
 	@echo "make bench          time gateway2tyk against a no-op KRM function on generated fleets (SIZES=\"1000 10000\")"
 	@echo "make bench-diff     time gateway2tyk diff of two fleets differing in CHANGED routes against one render"
+	@echo "make bench-pipelines  time every documented pipeline with and without gateway2tyk (SIZES=\"1000 5000 10000\")"
 	@echo "make clean          remove bin/"
 	@echo "make fuzz           run each fuzz target for FUZZTIME (default $(FUZZTIME)), one after another"
 
@@ -122,8 +123,18 @@ image-test:
 # routes (bench/out/, not committed). BENCHMARKS.md records a run. SIZES="1000 10000 50000" adds the large fleet.
 SIZES ?= 1000 10000
 RUNS  ?= 2
+HOSTNAMES ?= 1
 bench:
-	SIZES="$(SIZES)" RUNS="$(RUNS)" GO="$(GO)" sh bench/run.sh
+	SIZES="$(SIZES)" RUNS="$(RUNS)" HOSTNAMES="$(HOSTNAMES)" GO="$(GO)" sh bench/run.sh
+
+# Wall time of each documented pipeline (kustomize transformer, the large-app kustomize path, the Argo CD plugin as
+# its sidecar runs it, kpt, the function alone) with and without gateway2tyk, on generated fleets of SIZES routes
+# (bench/out/pipelines/, not committed). A run slower than TIMEOUT seconds shows as "> TIMEOUT s". BENCHMARKS.md
+# records a run. Takes about half an hour with the defaults.
+PIPELINE_SIZES ?= 1000 5000 10000
+TIMEOUT        ?= 120
+bench-pipelines: $(KUSTOMIZE)
+	SIZES="$(PIPELINE_SIZES)" TIMEOUT="$(TIMEOUT)" GO="$(GO)" KUSTOMIZE="$(KUSTOMIZE)" sh bench/pipelines.sh
 
 # gateway2tyk diff of a fleet and the same fleet with CHANGED routes changed, against one render of the fleet
 # (bench/diff.sh; BENCHMARKS.md records a run).

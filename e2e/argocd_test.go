@@ -574,11 +574,17 @@ func TestArgoCDPluginDiscover(t *testing.T) {
 					plainKustomization(t, dir)
 					return dir
 				}, false},
+				// A directory of plain YAML with a RenderConfig: gateway2tyk renders it without kustomize.
 				{"a RenderConfig without a kustomization", func(t *testing.T) string {
 					dir := copyAppTree(t, root, app.Spec.Source.Path)
 					if err := os.Remove(filepath.Join(dir, "kustomization.yaml")); err != nil {
 						t.Fatal(err)
 					}
+					return dir
+				}, true},
+				{"plain YAML without a RenderConfig", func(t *testing.T) string {
+					dir := t.TempDir()
+					write(t, filepath.Join(dir, "service.yaml"), "apiVersion: v1\nkind: Service\nmetadata: {name: s}\n")
 					return dir
 				}, false},
 			} {

@@ -47,11 +47,22 @@ type gen struct {
 	w     io.Writer
 	rnd   *rand.Rand
 	index int
+	shape Shape
+}
+
+// Shape varies what a route holds beyond the default fleet.
+type Shape struct {
+	// Hostnames is the number of hostnames of each valid route with a single parent (0 and 1: one). Every
+	// hostname makes its own APIs, so the output grows with it while the input grows by a line per hostname.
+	Hostnames int
 }
 
 // Generate writes the ResourceList of n routes (n >= 1) made from seed. The same n and seed give the same bytes.
-func Generate(w io.Writer, n int, seed uint64) {
-	g := &gen{w: w, rnd: rand.New(rand.NewPCG(seed, uint64(n)))}
+func Generate(w io.Writer, n int, seed uint64) { GenerateShape(w, n, seed, Shape{}) }
+
+// GenerateShape is Generate with routes of the given shape; Shape{} is Generate's fleet, byte for byte.
+func GenerateShape(w io.Writer, n int, seed uint64, shape Shape) {
+	g := &gen{w: w, rnd: rand.New(rand.NewPCG(seed, uint64(n))), shape: shape}
 	namespaces := max(1, n/routesPerNamespace)
 	g.printf("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n")
 	g.platform()
@@ -243,6 +254,11 @@ func (g *gen) route(r, nsIndex, namespaces int) {
 	}
 	if host != "" {
 		g.printf("    hostnames:\n    - %s\n", host)
+		if !(invalid && kind == 0) {
+			for h := 1; h < g.shape.Hostnames; h++ {
+				g.printf("    - %s-%d.gw%d.example.com\n", name, h, gw)
+			}
+		}
 	}
 	g.printf("    rules:\n")
 	svc := func() string { return fmt.Sprintf("svc-%02d", g.rnd.IntN(servicesPerNamespace)) }

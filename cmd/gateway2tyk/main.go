@@ -18,6 +18,7 @@ import (
 
 	"github.com/gateway2tyk/gateway2tyk/fn"
 	"github.com/gateway2tyk/gateway2tyk/fn/krmio"
+	"github.com/gateway2tyk/gateway2tyk/fn/kustomization"
 )
 
 func main() {
@@ -52,11 +53,15 @@ type reportedError struct{ error }
 // Errors that cobra makes itself (unknown flag, missing argument) are usage errors.
 func exitStatus(err error, stderr io.Writer) int {
 	var reported *reportedError
+	var unfaithful *kustomization.Unfaithful
 	switch {
 	case err == nil:
 		return 0
 	case errors.As(err, &reported):
 		return 1
+	case errors.As(err, &unfaithful):
+		fmt.Fprintln(stderr, "gateway2tyk:", err)
+		return exitUseTransformer
 	}
 	fmt.Fprintln(stderr, "gateway2tyk:", strings.ReplaceAll(err.Error(), "\n", " "))
 	return 2

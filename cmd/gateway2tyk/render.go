@@ -17,17 +17,23 @@ import (
 )
 
 func newRenderCommand() *cobra.Command {
-	var configPath string
+	var configPath, kustomizationDir string
 	cmd := &cobra.Command{
-		Use:   "render [-c CONFIG] PATH...",
+		Use:   "render [-c CONFIG] [-k DIR] PATH...",
 		Short: "Render YAML files and directories and print the output as a YAML stream",
 		Long: "render reads the YAML files and directories given (directories recursively), runs the function over\n" +
 			"them and prints the result as a plain multi-document YAML stream; results go to stderr. The function\n" +
-			"config is the file given with -c, or else a RenderConfig found among the inputs.",
+			"config is the file given with -c, or else a RenderConfig found among the inputs.\n" +
+			"With -k DIR, the PATHs (- for stdin) hold what `kustomize build DIR` printed without gateway2tyk as a\n" +
+			"transformer: the config and the cluster facts come from DIR, and the output is what kustomize would\n" +
+			"print with the transformer (exit status 3 when DIR's kustomization cannot be rendered that way).",
 		Args:          cobra.MinimumNArgs(1),
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		RunE: func(cmd *cobra.Command, paths []string) error {
+			if kustomizationDir != "" {
+				return renderKustomized(cmd, kustomizationDir, configPath, paths)
+			}
 			items, fnConfig, err := readPaths(paths, configPath)
 			if err != nil {
 				return usage("render: %v", err)
@@ -61,6 +67,8 @@ func newRenderCommand() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVarP(&configPath, "config", "c", "", "the function config (a RenderConfig or a ConfigMap)")
+	cmd.Flags().StringVarP(&kustomizationDir, "kustomization", "k", "",
+		"the application directory whose `kustomize build` output the PATHs hold (the large-app kustomize path)")
 	return cmd
 }
 

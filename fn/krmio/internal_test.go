@@ -9,6 +9,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/kio"
 
 	"github.com/gateway2tyk/gateway2tyk/bench/resourcelist"
+	"github.com/gateway2tyk/gateway2tyk/fn"
 )
 
 // TestEveryItemButTheLastIsCut checks that the comparisons with framework.Execute test the fast path: on a
@@ -23,6 +24,17 @@ func TestEveryItemButTheLastIsCut(t *testing.T) {
 	require.NoError(t, Execute(noop, &kio.ByteReadWriter{Reader: &in, Writer: &out, KeepReaderAnnotations: true}))
 	require.Positive(t, cut.Load())
 	require.Equal(t, int64(1), uncut.Load(), "only the last item is written with what follows the items")
+}
+
+// TestRenderedDocumentsAreSpliced checks that the comparisons of the render's output with framework.Execute's
+// test the direct writing of long literal blocks (package literal): the rendered API documents take that path.
+func TestRenderedDocumentsAreSpliced(t *testing.T) {
+	var in bytes.Buffer
+	resourcelist.Generate(&in, 50, 3)
+	splicedItems.Store(0)
+	var out bytes.Buffer
+	require.NoError(t, Execute(fn.Processor{}, &kio.ByteReadWriter{Reader: &in, Writer: &out, KeepReaderAnnotations: true}))
+	require.Greater(t, splicedItems.Load(), int64(50), "the API ConfigMaps' documents are written directly")
 }
 
 // TestEdgeCasesAreCut checks the same on items with comments around them and block scalars that keep their

@@ -41,6 +41,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/gateway2tyk/gateway2tyk/fn/literal"
 	"github.com/gateway2tyk/gateway2tyk/fn/parallel"
 )
 
@@ -314,6 +315,9 @@ func placeholder(v string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode,
 // them to know that the fast path ran).
 var cut, uncut atomic.Int64
 
+// splicedItems counts the items whose long literal blocks were written directly (package literal), for the tests.
+var splicedItems atomic.Int64
+
 var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 // encode writes the wrapper document into buf with kyaml's encoder settings, as kio.ByteWriter does.
@@ -392,7 +396,8 @@ type piece struct {
 
 // encodeItem encodes item i (not the last) between its placeholders and cuts out its lines.
 func (w *writer) encodeItem(i int) piece {
-	items := []*yaml.Node{placeholder(before), w.node(i), placeholder(after)}
+	node, texts := literal.Replace(w.node(i), true, nil)
+	items := []*yaml.Node{placeholder(before), node, placeholder(after)}
 	prefix := []byte("- " + before + "\n")
 	if i == 0 {
 		items, prefix = items[1:], nil // the first item of the sequence, as it is in the output
@@ -401,6 +406,19 @@ func (w *writer) encodeItem(i int) piece {
 	buf.Reset()
 	if err := encode(buf, w.list(items, false)); err != nil {
 		return piece{buf: buf, err: err}
+	}
+	if len(texts) > 0 {
+		spliced, ok := literal.Splice(buf.Bytes(), texts)
+		buf.Reset()
+		if ok {
+			buf.Write(spliced)
+			splicedItems.Add(1)
+		} else {
+			items[len(items)-2] = w.node(i) // the emitter writes the blocks itself
+			if err := encode(buf, w.list(items, false)); err != nil {
+				return piece{buf: buf, err: err}
+			}
+		}
 	}
 	b := buf.Bytes()
 	suffix := []byte("- " + after + "\n")

@@ -143,6 +143,28 @@ func TestExecuteMatchesFrameworkOnEdgeCases(t *testing.T) {
 			strings.Repeat("word ", 60) + "\n",
 		"- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: g}\n  data:\n    last: |+\n      kept at the very end\n\n",
 	}
+	// Long literal blocks, which krmio writes directly when the emitter would write them plainly (package literal),
+	// and the ones it must leave to the emitter.
+	block := func(key, text string) string {
+		return "- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: " + fmt.Sprint(len(items)) + "}\n  data:\n    " + key +
+			": |\n      " + strings.ReplaceAll(strings.TrimSuffix(text, "\n"), "\n", "\n      ") + "\n"
+	}
+	doc := "{\n" + strings.Repeat("  \"key\": \"value with spaces, \\\"quotes\\\" and # : - | > signs\",\n", 20) + "  \"last\": true\n}\n"
+	for _, b := range []struct{ key, text string }{
+		{"tyk-oas.json", doc},
+		{"trailing-space", strings.Replace(doc, ",\n", ", \n", 1)},
+		{"tab", strings.Replace(doc, "value", "va\tlue", 1)},
+		{"non-ascii", strings.Replace(doc, "value", "välue", 1)},
+		{"empty-line", strings.Replace(doc, ",\n", ",\n\n", 1)},
+		{"\"quoted key\"", doc},
+	} {
+		items = append(items, block(b.key, b.text))
+	}
+	items = append(items,
+		"- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: indented}\n  data:\n    k: |2\n        "+strings.Repeat("first line starts with spaces ", 20)+"\n      next\n",
+		"- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: strip}\n  data:\n    k: |-\n      "+strings.Repeat("no final newline ", 40)+"\n",
+		"- apiVersion: v1\n  kind: List\n  metadata: {name: seq}\n  items:\n  - |\n    "+strings.Repeat("a block in a sequence ", 30)+"\n",
+	)
 	config := "functionConfig:\n  apiVersion: example.com/v1\n  kind: Config\n  metadata: {name: c}\n"
 	results := "results:\n- message: earlier\n  severity: info\n"
 	wrap := func(kind string, its []string, tail string) string {

@@ -235,7 +235,7 @@ func jsonNames(field string) []string {
 }
 
 func decode(node *yaml.RNode, obj any) error {
-	data, err := toJSON(node)
+	data, err := ToJSON(node)
 	if err != nil {
 		return err
 	}
@@ -259,14 +259,14 @@ func decode(node *yaml.RNode, obj any) error {
 	return &fieldError{message: strings.TrimPrefix(err.Error(), "json: ")}
 }
 
-// toJSON is node.MarshalJSON(), faster. MarshalJSON encodes the node to YAML text, parses that text into generic
+// ToJSON is node.MarshalJSON(), faster. MarshalJSON encodes the node to YAML text, parses that text into generic
 // values and marshals them to JSON; decoding the node into the same generic values directly (yaml.v3's own
 // Node.Decode, the decoder the parse would use) skips the text. The two agree whenever the text reads back as
-// the node, which holds for nodes the parser made, as items are, but for two cases that toJSON leaves to
+// the node, which holds for nodes the parser made, as items are, but for two cases that ToJSON leaves to
 // MarshalJSON: an alias (the text of one item does not hold an anchor defined in another item, so MarshalJSON
 // fails), and comments inside the item (which yaml.v3 can write where they do not read back). Any failure also
 // goes to MarshalJSON, so that errors are its errors, word for word. read_test.go compares the two.
-func toJSON(node *yaml.RNode) ([]byte, error) {
+func ToJSON(node *yaml.RNode) ([]byte, error) {
 	y := node.YNode()
 	if y == nil || !plainTree(y, true) {
 		return node.MarshalJSON()

@@ -13,12 +13,12 @@ import (
 	"github.com/gateway2tyk/gateway2tyk/bench/resourcelist"
 )
 
-// sameJSON requires toJSON to give what MarshalJSON gives, bytes or error.
+// sameJSON requires ToJSON to give what MarshalJSON gives, bytes or error.
 func sameJSON(t *testing.T, name string, nodes []*yaml.RNode) {
 	t.Helper()
 	for i, n := range nodes {
 		want, wantErr := n.MarshalJSON()
-		got, gotErr := toJSON(n)
+		got, gotErr := ToJSON(n)
 		if wantErr != nil {
 			require.EqualError(t, gotErr, wantErr.Error(), "%s item %d", name, i)
 			continue
@@ -131,10 +131,10 @@ func BenchmarkToJSON(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.Run("toJSON", func(b *testing.B) {
+	b.Run("ToJSON", func(b *testing.B) {
 		for b.Loop() {
 			for _, n := range nodes {
-				if _, err := toJSON(n); err != nil {
+				if _, err := ToJSON(n); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -1,0 +1,114 @@
+// Package literal writes long multi-line strings as YAML literal blocks directly, for the writers that would
+// otherwise spend most of their time in a YAML emitter on them (krmio's KRM output, kustomization's kustomize
+// build output): the Tyk OAS documents of the emitted ConfigMaps, a few KB each, are most of the output. The
+// emitters (yaml.v3's and yaml.v2's) analyse every character of a string to choose its style and then write it
+// one character at a time; the literal block of a plain text is fully determined, so such a string is replaced
+// by a placeholder for the emitter (Replace), and the placeholder's line by "|" and the text's lines indented
+// one step below the key (Splice). Only texts whose block the emitters would write the same way take this path
+// (Direct); anything else is left to the emitter. The writers' tests compare their output with the emitters',
+// byte for byte.
+package literal
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// minBlock is the length from which a string is written directly; shorter ones cost the emitter little.
+const minBlock = 512
+
+const blockPlaceholder = "gateway2tyk-literal-block-"
+
+// Direct reports whether an emitter asked for a literal block would write s as "|" followed by its lines
+// indented one step, and so may be written directly: printable ASCII lines, none empty, none ending in a
+// space, the first not starting with a space, one final newline, and long enough to be worth it.
+func Direct(s string) bool {
+	if len(s) < minBlock || s[len(s)-1] != '\n' || s[0] == ' ' || s[0] == '\n' {
+		return false
+	}
+	prev := byte('\n')
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '\n':
+			if prev == '\n' || prev == ' ' {
+				return false // an empty line, or a line ending in a space
+			}
+		case c < 0x20 || c > 0x7e:
+			return false // tabs, control characters, anything beyond ASCII: the emitter decides
+		}
+		prev = c
+	}
+	return true
+}
+
+// Replace returns n with every string scalar that Direct accepts, and that literalOnly asks for (only those in
+// literal style; an emitter converting from JSON chooses the literal style for any string with a newline),
+// replaced by a placeholder scalar, copying only the nodes on the way to them (n itself is shared and is not
+// changed), and the texts replaced, in document order. Mapping keys are never replaced.
+func Replace(n *yaml.Node, literalOnly bool, texts []string) (*yaml.Node, []string) {
+	switch n.Kind {
+	case yaml.ScalarNode:
+		if (!literalOnly || n.Style&yaml.LiteralStyle != 0) && Direct(n.Value) && (n.Tag == "" || n.Tag == "!!str") &&
+			n.HeadComment == "" && n.LineComment == "" && n.FootComment == "" && n.Anchor == "" {
+			return &yaml.Node{Kind: yaml.ScalarNode, Value: blockPlaceholder + strconv.Itoa(len(texts))}, append(texts, n.Value)
+		}
+	case yaml.MappingNode, yaml.SequenceNode, yaml.DocumentNode:
+		var content []*yaml.Node
+		for i, c := range n.Content {
+			if n.Kind == yaml.MappingNode && i%2 == 0 {
+				continue
+			}
+			r, t := Replace(c, literalOnly, texts)
+			if r != c {
+				if content == nil {
+					content = append([]*yaml.Node{}, n.Content...)
+				}
+				content[i] = r
+			}
+			texts = t
+		}
+		if content != nil {
+			cp := *n
+			cp.Content = content
+			return &cp, texts
+		}
+	}
+	return n, texts
+}
+
+// Splice replaces the placeholder lines of the encoded document b by the texts' literal blocks. It returns false,
+// leaving the job to the emitter, when a placeholder is not alone at the end of a "key: " line.
+func Splice(b []byte, texts []string) ([]byte, bool) {
+	var out bytes.Buffer
+	out.Grow(len(b) + 2*len(texts)*minBlock)
+	rest := b
+	for i, text := range texts {
+		ph := []byte(": " + blockPlaceholder + strconv.Itoa(i) + "\n")
+		at := bytes.Index(rest, ph)
+		if at < 0 || bytes.Count(rest, ph) != 1 {
+			return nil, false
+		}
+		lineStart := bytes.LastIndexByte(rest[:at], '\n') + 1
+		line := rest[lineStart:at]
+		indent := len(line) - len(bytes.TrimLeft(line, " "))
+		key := line[indent:]
+		if len(key) == 0 || bytes.ContainsAny(key, "\"'#:{}[]&*!|>%@`") || key[0] == '-' || key[0] == '?' {
+			return nil, false
+		}
+		out.Write(rest[:at])
+		out.WriteString(": |\n")
+		pad := strings.Repeat(" ", indent+2)
+		for _, l := range strings.SplitAfter(text[:len(text)-1], "\n") {
+			out.WriteString(pad)
+			out.WriteString(l)
+		}
+		out.WriteByte('\n')
+		rest = rest[at+len(ph):]
+	}
+	out.Write(rest)
+	return out.Bytes(), true
+}
