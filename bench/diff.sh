@@ -23,11 +23,8 @@ OUT=bench/out
 cd "$(dirname "$0")/.." || exit 1
 mkdir -p "$OUT" || exit 1
 
-TIME=/usr/bin/time
-if ! "$TIME" -f %M true >/dev/null 2>&1; then
-	echo "bench-diff: /usr/bin/time (GNU time) is missing: apt-get install time" >&2
-	exit 1
-fi
+. bench/gnutime.sh
+need_gnu_time bench-diff || exit 1
 
 echo "bench-diff: building"
 CGO_ENABLED=0 $GO build -trimpath -o "$OUT/gateway2tyk" ./cmd/gateway2tyk || exit 1

@@ -30,11 +30,8 @@ cd "$(dirname "$0")/.." || exit 1
 ROOT=$(pwd)
 mkdir -p "$OUT/bin" || exit 1
 
-TIME=/usr/bin/time
-if ! "$TIME" -f %M true >/dev/null 2>&1; then
-	echo "bench-pipelines: GNU time (/usr/bin/time) is missing: apt-get install time" >&2
-	exit 1
-fi
+. bench/gnutime.sh
+need_gnu_time bench-pipelines || exit 1
 if [ ! -x "$KUSTOMIZE" ]; then
 	echo "bench-pipelines: $KUSTOMIZE is missing: run make bin/kustomize" >&2
 	exit 1

@@ -24,15 +24,8 @@ OUT=bench/out
 cd "$(dirname "$0")/.." || exit 1
 mkdir -p "$OUT" || exit 1
 
-# GNU time reports the peak RSS; install it (Debian's "time" package) when it is missing.
-TIME=/usr/bin/time
-if ! "$TIME" -f %M true >/dev/null 2>&1; then
-	echo "bench: installing GNU time (apt-get install time)"
-	if ! { apt-get update -qq && apt-get install -y -qq time; } >/dev/null 2>&1; then
-		echo "bench: /usr/bin/time is missing and could not be installed" >&2
-		exit 1
-	fi
-fi
+. bench/gnutime.sh
+need_gnu_time bench || exit 1
 
 echo "bench: building"
 CGO_ENABLED=0 $GO build -trimpath -o "$OUT/gateway2tyk" ./cmd/gateway2tyk || exit 1
