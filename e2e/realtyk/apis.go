@@ -97,10 +97,10 @@ func (g *Gateway) reloadUntil(want []string) error {
 	deadline := time.Now().Add(30 * time.Second)
 	var got []string
 	for time.Now().Before(deadline) {
-		if got, err := g.LoadedIDs(); err == nil && equal(got, want) {
-			// The listing follows the loaded set, but the router is swapped just after it: a short pause keeps
-			// the first request from meeting the previous router.
-			time.Sleep(300 * time.Millisecond)
+		// Tyk swaps in the new router before it replaces the set it lists (loadApps), so once the listing
+		// shows the new set, requests meet the new router.
+		var err error
+		if got, err = g.LoadedIDs(); err == nil && equal(got, want) {
 			return nil
 		}
 		time.Sleep(100 * time.Millisecond)
