@@ -16,9 +16,10 @@ import (
 // random documents.
 //
 //   - The OpenAPI part: kin-openapi's MarshalJSON of each type a rendered document holds (T, Info, Paths,
-//     PathItem, Operation, Responses, ResponseRef, Response) is json.Marshal of its MarshalYAML value, so those
-//     values are converted instead. Any other type (a schema, a parameter, a number in an extension) is left to
-//     the round trip.
+//     PathItem, Operation, Responses, ResponseRef, Response, and the path parameters a mock's "-below" operation
+//     declares: Parameters, ParameterRef, Parameter, SchemaRef, Schema, Types) is json.Marshal of its MarshalYAML
+//     value, so those values are converted instead. Any other type (a number or a pointer in an extension, an
+//     example) is left to the round trip.
 //   - The Tyk part: field by field, as encoding/json writes the structs of types.go (json names, omitempty,
 //     GatewayTags' non-null tags).
 //
@@ -79,8 +80,22 @@ func openAPIValue(v any) (any, bool) {
 			out[k] = g
 		}
 		return out, true
+	case openapi3.Parameters:
+		if t == nil {
+			return nil, true
+		}
+		out := make([]any, len(t))
+		for i, p := range t {
+			g, ok := openAPIValue(p)
+			if !ok {
+				return nil, false
+			}
+			out[i] = g
+		}
+		return out, true
 	case *openapi3.T, *openapi3.Info, *openapi3.Paths, *openapi3.PathItem, *openapi3.Operation, *openapi3.Responses,
-		*openapi3.ResponseRef, *openapi3.Response:
+		*openapi3.ResponseRef, *openapi3.Response, *openapi3.ParameterRef, *openapi3.Parameter, *openapi3.SchemaRef,
+		*openapi3.Schema, *openapi3.Types:
 		// encoding/json writes a nil pointer as null without calling its MarshalJSON.
 		if reflect.ValueOf(v).IsNil() {
 			return nil, true

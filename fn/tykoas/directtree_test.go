@@ -83,6 +83,9 @@ func randomDocument(r *rand.Rand, invalid bool) *Document {
 			path += "\xfe"
 		}
 		d.AddOperation("/"+path, methods[r.IntN(len(methods))], fillStrings[r.IntN(len(fillStrings))])
+		if r.IntN(2) == 0 { // as a mock's "-below" operation does
+			d.DeclarePathParameter("/"+path, fillStrings[r.IntN(len(fillStrings))])
+		}
 	}
 	return d
 }
@@ -128,6 +131,24 @@ func TestTreeLeavesOtherOpenAPIToTheRoundTrip(t *testing.T) {
 		"components":       func(d *Document) { d.OpenAPI.Components = &openapi3.Components{} },
 		"operation parameters": func(d *Document) {
 			d.OpenAPI.Paths.Value("/a").Get.Parameters = openapi3.Parameters{{Value: openapi3.NewPathParameter("id")}}
+		},
+		"parameter example": func(d *Document) {
+			p := openapi3.NewPathParameter("id").WithSchema(openapi3.NewStringSchema())
+			p.Example = map[string]any{"n": 2}
+			d.OpenAPI.Paths.Value("/a").Parameters = openapi3.Parameters{{Value: p}}
+		},
+		"parameter ref": func(d *Document) {
+			d.OpenAPI.Paths.Value("/a").Parameters = openapi3.Parameters{{Ref: "#/components/parameters/id"}}
+		},
+		"schema enum": func(d *Document) {
+			s := openapi3.NewStringSchema()
+			s.Enum = []any{"a", 1}
+			d.OpenAPI.Paths.Value("/a").Parameters = openapi3.Parameters{{Value: openapi3.NewPathParameter("id").WithSchema(s)}}
+		},
+		"schema types": func(d *Document) {
+			s := openapi3.NewSchema()
+			s.Type = &openapi3.Types{"string", "null"}
+			d.OpenAPI.Paths.Value("/a").Parameters = openapi3.Parameters{{Value: openapi3.NewPathParameter("id").WithSchema(s)}}
 		},
 		"operation tags": func(d *Document) { d.OpenAPI.Paths.Value("/a").Get.Tags = []string{"t1", "t2"} },
 		"response ref": func(d *Document) {
