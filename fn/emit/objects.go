@@ -1,11 +1,12 @@
 package emit
 
 import (
-	"strings"
 	"sync"
 	"sync/atomic"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/gateway2tyk/gateway2tyk/fn/directyaml"
 )
 
 // API is what emit needs to know of one rendered API.
@@ -172,7 +173,7 @@ func setterValue(v *yaml.Node) *yaml.Node {
 // nonString is yaml.IsValueNonString, answered without a parse for the words that cannot be anything but a
 // string, and remembered for the others (the conditions of most APIs are the same JSON text).
 func nonString(s string) bool {
-	if plainWord(s) {
+	if directyaml.Plain(s) {
 		return false
 	}
 	if v, ok := nonStringSeen.Load(s); ok {
@@ -192,32 +193,3 @@ var (
 )
 
 const nonStringMax = 1 << 14
-
-// plainWord reports whether s is certainly read as a string by YAML 1.1: it starts with a letter or "/", holds
-// only letters, digits and . / _ -, and is not one of YAML 1.1's boolean or null words. YAML 1.1 reads a plain
-// scalar as a number, timestamp or sexagesimal only when it starts with a digit, a sign or a dot, and as
-// something other than a scalar only when it holds an indicator (":", "#", "[", ...). objects_test.go checks it
-// against yaml.IsValueNonString.
-func plainWord(s string) bool {
-	if s == "" {
-		return false
-	}
-	c := s[0]
-	if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '/') {
-		return false
-	}
-	for i := 1; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '/' || c == '_' || c == '-') {
-			return false
-		}
-	}
-	if len(s) > 5 {
-		return true
-	}
-	switch strings.ToLower(s) {
-	case "y", "yes", "n", "no", "true", "false", "on", "off", "null":
-		return false // in any case, to be safe: the parse decides
-	}
-	return true
-}

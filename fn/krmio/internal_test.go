@@ -2,6 +2,7 @@ package krmio
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -26,15 +27,32 @@ func TestEveryItemButTheLastIsCut(t *testing.T) {
 	require.Equal(t, int64(1), uncut.Load(), "only the last item is written with what follows the items")
 }
 
-// TestRenderedDocumentsAreSpliced checks that the comparisons of the render's output with framework.Execute's
-// test the direct writing of long literal blocks (package literal): the rendered API documents take that path.
-func TestRenderedDocumentsAreSpliced(t *testing.T) {
+// TestRenderedObjectsAreWrittenDirectly checks that the comparisons of the render's output with
+// framework.Execute's test the direct writer (package directyaml): the emitted ConfigMaps take that path.
+func TestRenderedObjectsAreWrittenDirectly(t *testing.T) {
 	var in bytes.Buffer
 	resourcelist.Generate(&in, 50, 3)
-	splicedItems.Store(0)
+	directItems.Store(0)
 	var out bytes.Buffer
 	require.NoError(t, Execute(fn.Processor{}, &kio.ByteReadWriter{Reader: &in, Writer: &out, KeepReaderAnnotations: true}))
-	require.Greater(t, splicedItems.Load(), int64(50), "the API ConfigMaps' documents are written directly")
+	require.Greater(t, directItems.Load(), int64(50), "the API ConfigMaps are written directly")
+}
+
+// TestCommentedDocumentsAreSpliced checks that the items the direct writer leaves to the encoder (here because of
+// a comment) still have their long literal blocks written directly (package literal), as the edge cases of
+// krmio_test.go compare.
+func TestCommentedDocumentsAreSpliced(t *testing.T) {
+	doc := "{\n" + strings.Repeat("  \"key\": \"value\",\n", 40) + "  \"last\": true\n}\n"
+	item := "- apiVersion: v1 # a comment\n  kind: ConfigMap\n  metadata: {name: a}\n  data:\n    tyk-oas.json: |\n      " +
+		strings.ReplaceAll(strings.TrimSuffix(doc, "\n"), "\n", "\n      ") + "\n"
+	in := "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n" + item + item
+	splicedItems.Store(0)
+	directItems.Store(0)
+	var out bytes.Buffer
+	noop := framework.ResourceListProcessorFunc(func(*framework.ResourceList) error { return nil })
+	require.NoError(t, Execute(noop, &kio.ByteReadWriter{Reader: strings.NewReader(in), Writer: &out, KeepReaderAnnotations: true}))
+	require.Equal(t, int64(0), directItems.Load())
+	require.Equal(t, int64(1), splicedItems.Load(), "the first item is spliced; the last is written with what follows")
 }
 
 // TestEdgeCasesAreCut checks the same on items with comments around them and block scalars that keep their

@@ -41,6 +41,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/gateway2tyk/gateway2tyk/fn/directyaml"
 	"github.com/gateway2tyk/gateway2tyk/fn/literal"
 	"github.com/gateway2tyk/gateway2tyk/fn/parallel"
 )
@@ -315,8 +316,9 @@ func placeholder(v string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode,
 // them to know that the fast path ran).
 var cut, uncut atomic.Int64
 
-// splicedItems counts the items whose long literal blocks were written directly (package literal), for the tests.
-var splicedItems atomic.Int64
+// splicedItems counts the items whose long literal blocks were written directly (package literal), and
+// directItems those written whole by package directyaml, for the tests.
+var splicedItems, directItems atomic.Int64
 
 var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
@@ -394,16 +396,22 @@ type piece struct {
 	panicked any
 }
 
-// encodeItem encodes item i (not the last) between its placeholders and cuts out its lines.
-func (w *writer) encodeItem(i int) piece {
+// encodeItem writes item i (not the last) directly when package directyaml can (most items), or else encodes it
+// between its placeholders and cuts out its lines.
+func (w *writer) encodeItem(i int, memo *directyaml.Memo) piece {
+	buf := bufPool.Get().(*bytes.Buffer)
+	buf.Reset()
+	if b, ok := directyaml.AppendItem(buf.AvailableBuffer(), w.node(i), memo); ok {
+		buf.Write(b)
+		directItems.Add(1)
+		return piece{buf: buf, from: 0, to: buf.Len(), ok: true}
+	}
 	node, texts := literal.Replace(w.node(i), true, nil)
 	items := []*yaml.Node{placeholder(before), node, placeholder(after)}
 	prefix := []byte("- " + before + "\n")
 	if i == 0 {
 		items, prefix = items[1:], nil // the first item of the sequence, as it is in the output
 	}
-	buf := bufPool.Get().(*bytes.Buffer)
-	buf.Reset()
 	if err := encode(buf, w.list(items, false)); err != nil {
 		return piece{buf: buf, err: err}
 	}
@@ -430,13 +438,13 @@ func (w *writer) encodeItem(i int) piece {
 	return piece{buf: buf, from: start, to: len(b) - len(suffix), ok: true}
 }
 
-func (w *writer) safeEncodeItem(i int) (p piece) {
+func (w *writer) safeEncodeItem(i int, memo *directyaml.Memo) (p piece) {
 	defer func() {
 		if r := recover(); r != nil {
 			p = piece{panicked: r}
 		}
 	}()
-	return w.encodeItem(i)
+	return w.encodeItem(i, memo)
 }
 
 // rest writes the items from index k on, and what follows them, in one document.
@@ -536,8 +544,9 @@ func (w *writer) encodeAll(n int) (pieces []chan piece, release func()) {
 	}()
 	for range workers {
 		go func() {
+			memo := directyaml.NewMemo()
 			for i := range jobs {
-				pieces[i] <- w.safeEncodeItem(i)
+				pieces[i] <- w.safeEncodeItem(i, memo)
 			}
 		}()
 	}

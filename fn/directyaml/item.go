@@ -1,0 +1,157 @@
+package directyaml
+
+import (
+	"strings"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/gateway2tyk/gateway2tyk/fn/literal"
+)
+
+// maxSimpleKey is the longest key yaml.v3 writes as "key: value"; a longer one is written as an explicit "? key".
+const maxSimpleKey = 128
+
+// AppendItem appends item as yaml.v3's encoder writes it as an entry of a block sequence at column 0 ("- ", then
+// the item's keys at column 2), which is how the items of a ResourceList are written, and reports true; or
+// returns buf unchanged and false when the item holds anything outside the subset written here.
+func AppendItem(buf []byte, item *yaml.Node, m *Memo) ([]byte, bool) {
+	w := writer{buf: append(buf, "- "...), memo: m}
+	if !w.mapping(item, 2, true) {
+		return buf, false
+	}
+	return w.buf, true
+}
+
+type writer struct {
+	buf  []byte
+	memo *Memo
+}
+
+// mapping writes a block mapping whose keys stand at column indent; when inline, the first key follows what is
+// already on the line (the "- " of a sequence entry).
+func (w *writer) mapping(n *yaml.Node, indent int, inline bool) bool {
+	if !collection(n, yaml.MappingNode, "!!map") || len(n.Content)%2 != 0 {
+		return false
+	}
+	for i := 0; i < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if k == nil || v == nil {
+			return false // the encoder's to report
+		}
+		if i > 0 || !inline {
+			w.indent(indent)
+		}
+		if !simpleKey(k) {
+			return false
+		}
+		w.buf = append(w.buf, k.Value...)
+		var ok bool
+		switch v.Kind {
+		case yaml.ScalarNode:
+			ok = w.value(v, indent)
+		case yaml.MappingNode:
+			w.buf = append(w.buf, ":\n"...)
+			ok = w.mapping(v, indent+2, false)
+		case yaml.SequenceNode:
+			// A sequence in a mapping is compact: its "- " stand at the key's column.
+			w.buf = append(w.buf, ":\n"...)
+			ok = w.sequence(v, indent)
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// sequence writes a block sequence whose "- " stand at column indent. An entry that is itself a sequence is left
+// to the encoder.
+func (w *writer) sequence(n *yaml.Node, indent int) bool {
+	if !collection(n, yaml.SequenceNode, "!!seq") {
+		return false
+	}
+	for _, it := range n.Content {
+		if it == nil {
+			return false
+		}
+		w.indent(indent)
+		w.buf = append(w.buf, "- "...)
+		switch it.Kind {
+		case yaml.ScalarNode:
+			text, ok := w.scalar(it)
+			if !ok {
+				return false
+			}
+			w.buf = append(append(w.buf, text...), '\n')
+		case yaml.MappingNode:
+			if !w.mapping(it, indent+2, true) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// value writes ": " and a scalar mapping value: a literal block, one step deeper than the mapping's keys, for a
+// text package literal accepts; the one-line text otherwise.
+func (w *writer) value(v *yaml.Node, indent int) bool {
+	if !bare(v) {
+		return false
+	}
+	if isStr(v.Tag) && (v.Style == yaml.LiteralStyle || v.Style == 0 && strings.Contains(v.Value, "\n")) &&
+		literal.Direct(v.Value) {
+		w.buf = append(w.buf, ": |\n"...)
+		text := v.Value
+		for len(text) > 0 {
+			line, rest, _ := strings.Cut(text, "\n")
+			w.indent(indent + 2)
+			w.buf = append(append(w.buf, line...), '\n')
+			text = rest
+		}
+		return true
+	}
+	text, ok := w.scalar(v)
+	if !ok {
+		return false
+	}
+	w.buf = append(append(append(w.buf, ": "...), text...), '\n')
+	return true
+}
+
+// scalar is the one-line text of a scalar: a Plain string as it is, anything else as yaml.v3 writes it.
+func (w *writer) scalar(n *yaml.Node) (string, bool) {
+	if !bare(n) {
+		return "", false
+	}
+	if n.Style == 0 && isStr(n.Tag) && Plain(n.Value) {
+		return n.Value, true
+	}
+	return w.memo.scalar(n)
+}
+
+func (w *writer) indent(n int) {
+	for range n {
+		w.buf = append(w.buf, ' ')
+	}
+}
+
+// simpleKey reports whether a key is written as it is: a Plain string scalar, short enough to be a simple key.
+func simpleKey(k *yaml.Node) bool {
+	return k.Kind == yaml.ScalarNode && bare(k) && k.Style == 0 && isStr(k.Tag) && len(k.Value) <= maxSimpleKey &&
+		Plain(k.Value)
+}
+
+// collection reports whether n is a non-empty block mapping or sequence with no tag of its own (an empty one is
+// written in flow style, "{}" or "[]").
+func collection(n *yaml.Node, kind yaml.Kind, tag string) bool {
+	return n != nil && n.Kind == kind && bare(n) && n.Style == 0 && (n.Tag == "" || n.Tag == tag) && len(n.Content) > 0
+}
+
+// bare reports whether n carries no anchor and no comments, which the encoder would write around it.
+func bare(n *yaml.Node) bool {
+	return n.Anchor == "" && n.HeadComment == "" && n.LineComment == "" && n.FootComment == ""
+}
+
+func isStr(tag string) bool { return tag == "" || tag == "!!str" }

@@ -1,0 +1,188 @@
+package directyaml_test
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
+	"sigs.k8s.io/kustomize/kyaml/kio"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/gateway2tyk/gateway2tyk/bench/resourcelist"
+	"github.com/gateway2tyk/gateway2tyk/fn"
+	"github.com/gateway2tyk/gateway2tyk/fn/directyaml"
+)
+
+// reference is what yaml.v3's encoder, as kyaml sets it up, writes for item as the only entry of a ResourceList's
+// items: the lines after "items:".
+func reference(t *testing.T, item *yaml.Node) string {
+	t.Helper()
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	list := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{
+		{Kind: yaml.ScalarNode, Value: "items"}, {Kind: yaml.SequenceNode, Content: []*yaml.Node{item}}}}
+	require.NoError(t, enc.Encode(&yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{list}}))
+	require.NoError(t, enc.Close())
+	out, ok := strings.CutPrefix(buf.String(), "items:\n")
+	require.True(t, ok, buf.String())
+	return out
+}
+
+// check writes item directly and, when it is written, requires the encoder's bytes; it reports whether it was.
+func check(t *testing.T, name string, item *yaml.Node, m *directyaml.Memo) bool {
+	t.Helper()
+	got, ok := directyaml.AppendItem([]byte("before"), item, m)
+	if !ok {
+		require.Equal(t, "before", string(got), "%s: a refused item leaves the buffer as it was", name)
+		return false
+	}
+	want := reference(t, item)
+	if "before"+want != string(got) {
+		require.Equal(t, want, strings.TrimPrefix(string(got), "before"), name)
+	}
+	return true
+}
+
+func readItems(t *testing.T, data []byte) []*yaml.RNode {
+	t.Helper()
+	items, err := (&kio.ByteReader{Reader: bytes.NewReader(data), PreserveSeqIndent: false}).Read()
+	require.NoError(t, err)
+	return items
+}
+
+// TestGoldenFiles compares every item of the render's golden inputs and outputs.
+func TestGoldenFiles(t *testing.T) {
+	files, err := filepath.Glob("../testdata/*/*.yaml")
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	m := directyaml.NewMemo()
+	direct, all := 0, 0
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		require.NoError(t, err)
+		for i, it := range readItems(t, data) {
+			all++
+			if check(t, fmt.Sprintf("%s item %d", f, i), it.YNode(), m) {
+				direct++
+			}
+		}
+	}
+	t.Logf("%d of %d items written directly", direct, all)
+	require.Greater(t, direct, all/3)
+}
+
+// TestRenderedFleet renders a generated fleet and compares every output item; every emitted ConfigMap must be
+// written directly, which is what makes the writer worth having.
+func TestRenderedFleet(t *testing.T) {
+	var in bytes.Buffer
+	resourcelist.GenerateShape(&in, 300, 5, resourcelist.Shape{Hostnames: 2})
+	rl := &framework.ResourceList{Items: readItems(t, in.Bytes())}
+	require.NoError(t, fn.Processor{}.Process(rl))
+	m := directyaml.NewMemo()
+	configMaps := 0
+	for i, it := range rl.Items {
+		ok := check(t, fmt.Sprintf("item %d (%s %s)", i, it.GetKind(), it.GetName()), it.YNode(), m)
+		if it.GetKind() == "ConfigMap" && it.GetLabels()["app.kubernetes.io/managed-by"] == "gateway2tyk" {
+			require.True(t, ok, "emitted ConfigMap %s is written directly", it.GetName())
+			configMaps++
+		}
+	}
+	require.Greater(t, configMaps, 300)
+}
+
+// scalars are the values of random trees: plain words, words YAML reads as something else, texts that need
+// quotes or escapes, multi-line texts (short and long, with and without a final newline), invalid UTF-8.
+var scalars = []string{"", "a", "edge", "/orders/{id}", "api.example.com", "true", "No", "null", "~", "0", "0x1F",
+	"1e3", "-", "- a", "a: b", "a #b", "#c", " lead", "trail ", "it's", `say "hi"`, "é中🙂", "tab\there", "\u2028",
+	"[{\"a\":1}]", "{x: y}", "*star", "&amp", "!bang", "%pct", "@at", "`tick", "|pipe", ">gt", "?q", ",", "---",
+	"...", "a\nb\n", "a\nb", "\nlead\n", strings.Repeat("line of text\n", 60), strings.Repeat("x", 600) + "\n",
+	"trail \n" + strings.Repeat("y", 600) + "\n", "bad\xff", "2001-01-01", "1:20", ".inf", "<<", "y", "Yes",
+	strings.Repeat("k", 129)}
+
+var styles = []yaml.Style{0, 0, 0, yaml.DoubleQuotedStyle, yaml.SingleQuotedStyle, yaml.LiteralStyle, yaml.FoldedStyle,
+	yaml.TaggedStyle, yaml.FlowStyle}
+
+var tags = []string{"", "", "!!str", "!!int", "!!bool", "!!null", "!custom", "!!float"}
+
+func randomScalar(r *rand.Rand, key bool) *yaml.Node {
+	n := &yaml.Node{Kind: yaml.ScalarNode, Value: scalars[r.IntN(len(scalars))]}
+	if key && r.IntN(12) > 0 {
+		n.Value = []string{"name", "spec", "app.kubernetes.io/name", "x-y_z.1", "data"}[r.IntN(5)] + fmt.Sprint(r.IntN(4))
+	}
+	odds := 4 // keys are mostly plain, or few items would be written directly
+	if key {
+		odds = 30
+	}
+	if r.IntN(odds) == 0 {
+		n.Style = styles[r.IntN(len(styles))]
+	}
+	if r.IntN(odds) == 0 {
+		n.Tag = tags[r.IntN(len(tags))]
+	}
+	if r.IntN(80) == 0 {
+		n.LineComment = "# c"
+	}
+	return n
+}
+
+func randomNode(r *rand.Rand, depth int) *yaml.Node {
+	switch k := r.IntN(5); {
+	case depth > 3 || k < 2:
+		return randomScalar(r, false)
+	case k < 4:
+		return randomMapping(r, depth+1)
+	default:
+		n := &yaml.Node{Kind: yaml.SequenceNode}
+		for range size(r) {
+			n.Content = append(n.Content, randomNode(r, depth+1))
+		}
+		if r.IntN(40) == 0 {
+			n.Style = yaml.FlowStyle
+		}
+		return n
+	}
+}
+
+// size is the number of entries of a collection: now and then none (written in flow style, left to the encoder).
+func size(r *rand.Rand) int {
+	if r.IntN(12) == 0 {
+		return 0
+	}
+	return 1 + r.IntN(4)
+}
+
+func randomMapping(r *rand.Rand, depth int) *yaml.Node {
+	n := &yaml.Node{Kind: yaml.MappingNode}
+	for range size(r) {
+		n.Content = append(n.Content, randomScalar(r, true), randomNode(r, depth))
+	}
+	if r.IntN(40) == 0 {
+		n.Style = yaml.FlowStyle
+	}
+	if r.IntN(30) == 0 {
+		n.Tag = "!!map"
+	}
+	return n
+}
+
+// TestRandomTrees compares random items: mappings and sequences in any nesting, scalars of every style and tag.
+// The encoder is the reference, so whatever is written directly must be its bytes.
+func TestRandomTrees(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	m := directyaml.NewMemo()
+	direct := 0
+	for i := range 20000 {
+		item := randomMapping(r, 0)
+		if check(t, fmt.Sprintf("tree %d", i), item, m) {
+			direct++
+		}
+	}
+	t.Logf("%d of 20000 random items written directly", direct)
+	require.Greater(t, direct, 2000)
+}
