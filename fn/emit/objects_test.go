@@ -166,3 +166,34 @@ func BenchmarkConfigMapSetters(b *testing.B) {
 		}
 	}
 }
+
+// TestObjectsFitTheirBuilder checks the node counts the builders are sized with: every node of an emitted object
+// that is not a shared key is one the builder handed out, and there are exactly as many as it was sized for.
+func TestObjectsFitTheirBuilder(t *testing.T) {
+	api := API{ID: "gwapi-1", Namespace: "team-a", Route: "team-a/r", Gateway: "gw/edge", Hostname: "a.example.com",
+		Path: "/", Conditions: "[]", Document: []byte("{}\n")}
+	shared := map[*yaml.Node]bool{}
+	for _, n := range fieldKeys {
+		shared[n] = true
+	}
+	for _, n := range strKeys {
+		shared[n] = true
+	}
+	var count func(n *yaml.Node) int
+	count = func(n *yaml.Node) int {
+		c := 0
+		if !shared[n] {
+			c = 1
+		}
+		for _, child := range n.Content {
+			c += count(child)
+		}
+		return c
+	}
+	cm, err := ConfigMap(api)
+	require.NoError(t, err)
+	require.Equal(t, configMapNodes, count(cm.YNode()))
+	def, err := TykOasApiDefinition(api)
+	require.NoError(t, err)
+	require.Equal(t, definitionNodes, count(def.YNode()))
+}

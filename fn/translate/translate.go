@@ -10,11 +10,13 @@ import (
 
 	"github.com/gateway2tyk/gateway2tyk/fn/attachment"
 	"github.com/gateway2tyk/gateway2tyk/fn/basedoc"
+	"github.com/gateway2tyk/gateway2tyk/fn/parallel"
 	"github.com/gateway2tyk/gateway2tyk/fn/status"
 	"github.com/gateway2tyk/gateway2tyk/fn/tykoas"
 )
 
-// DataPlanes tells the translation what the implementation knows about a Gateway's data plane.
+// DataPlanes tells the translation what the implementation knows about a Gateway's data plane. Its methods are
+// called concurrently (one route per goroutine).
 type DataPlanes interface {
 	// Tags are the gateway tags of the Gateway's APIs (nil: none, so every unsegmented Tyk Gateway loads them).
 	Tags(gw *gwv1.Gateway) []string
@@ -25,6 +27,7 @@ type DataPlanes interface {
 }
 
 // Bases gives the attached definition whose base document applies to a route's APIs on a Gateway (nil: none).
+// For is called concurrently.
 type Bases interface {
 	For(route *gwv1.HTTPRoute, gw *gwv1.Gateway) *basedoc.Definition
 }
@@ -87,11 +90,20 @@ type Output struct {
 // collide in Tyk, and decides the route conditions that depend on translation.
 func Translate(res *attachment.Result, dp DataPlanes, bases Bases) *Output {
 	out := &Output{}
+	// Routes are translated on every core: a route's APIs depend on the route, its attachment and the read-only
+	// inventory behind dp and bases, never on another route (collisions are resolved after).
+	type translated struct {
+		route *Route
+		apis  []*API
+	}
+	all := parallel.Map(len(res.Routes), func(i int) translated {
+		tr, apis := translateRoute(res.Routes[i], dp, bases)
+		return translated{tr, apis}
+	})
 	var candidates []*API
-	for _, r := range res.Routes {
-		tr, apis := translateRoute(r, dp, bases)
-		out.Routes = append(out.Routes, tr)
-		candidates = append(candidates, apis...)
+	for _, t := range all {
+		out.Routes = append(out.Routes, t.route)
+		candidates = append(candidates, t.apis...)
 	}
 	out.APIs = resolveCollisions(candidates, out.Routes)
 	for _, tr := range out.Routes {
