@@ -39,26 +39,21 @@ func writeStatus(in *read.Result, att *attachment.Result, tr *translate.Output, 
 		key := inventory.Key{Group: tykapi.Group, Kind: tykapi.KindTykOasApiDefinition, Namespace: d.Def.Namespace, Name: d.Def.Name}
 		jobs = append(jobs, job{key, func() any { return status.ConditionsStatus{Conditions: []metav1.Condition{d.Accepted}} }})
 	}
-	type encoded struct {
-		js  string
-		err error
-	}
-	all := parallel.Map(len(jobs), func(i int) encoded {
-		if in.Nodes[jobs[i].key] == nil {
-			return encoded{}
-		}
-		js, err := status.Encode(jobs[i].status())
-		return encoded{js, err}
-	})
-	for i, e := range all {
+	// Each job writes its own item (kyaml's setter parses the value to choose its style, which at fleet scale is
+	// worth the second core); the first error in job order is returned.
+	errs := parallel.Map(len(jobs), func(i int) error {
 		node := in.Nodes[jobs[i].key]
 		if node == nil {
-			continue
+			return nil
 		}
-		if e.err != nil {
-			return e.err
+		js, err := status.Encode(jobs[i].status())
+		if err != nil {
+			return err
 		}
-		if err := emit.SetStatus(node, e.js); err != nil {
+		return emit.SetStatus(node, js)
+	})
+	for _, err := range errs {
+		if err != nil {
 			return err
 		}
 	}
