@@ -225,30 +225,29 @@ func (w *jsonWriter) pathItem(x *openapi3.PathItem) {
 		return
 	}
 	w.open('{')
-	// The operation keys in sorted order, with "parameters" in its place among them.
-	for _, op := range []struct {
-		key string
-		op  *openapi3.Operation
-	}{{"connect", x.Connect}, {"delete", x.Delete}, {"get", x.Get}, {"head", x.Head}, {"options", x.Options}} {
-		if op.op != nil {
-			w.key(op.key)
-			w.operation(op.op)
+	for _, m := range pathOperations(x) {
+		if m.key == "patch" && len(x.Parameters) != 0 { // "parameters" sorts between "options" and "patch"
+			w.key("parameters")
+			w.parameters(x.Parameters)
 		}
-	}
-	if len(x.Parameters) != 0 {
-		w.key("parameters")
-		w.parameters(x.Parameters)
-	}
-	for _, op := range []struct {
-		key string
-		op  *openapi3.Operation
-	}{{"patch", x.Patch}, {"post", x.Post}, {"put", x.Put}, {"trace", x.Trace}} {
-		if op.op != nil {
-			w.key(op.key)
-			w.operation(op.op)
+		if m.op != nil {
+			w.key(m.key)
+			w.operation(m.op)
 		}
 	}
 	w.close('}')
+}
+
+// pathOperations is the operations of a path item (nil where there is none) under their keys, in sorted order.
+func pathOperations(x *openapi3.PathItem) [9]struct {
+	key string
+	op  *openapi3.Operation
+} {
+	return [9]struct {
+		key string
+		op  *openapi3.Operation
+	}{{"connect", x.Connect}, {"delete", x.Delete}, {"get", x.Get}, {"head", x.Head}, {"options", x.Options},
+		{"patch", x.Patch}, {"post", x.Post}, {"put", x.Put}, {"trace", x.Trace}}
 }
 
 func (w *jsonWriter) operation(x *openapi3.Operation) {
