@@ -119,6 +119,15 @@ type jsonWriter struct {
 	ok    bool
 }
 
+// writes reports whether the writer writes the kin-openapi struct p points to, which guard g guards; when it does
+// not, the document goes to the fallback.
+func (w *jsonWriter) writes(g guard, p any) bool {
+	if !g.zeroRest(p) {
+		w.ok = false
+	}
+	return w.ok
+}
+
 func (w *jsonWriter) open(c byte) {
 	w.b = append(w.b, c)
 	w.depth++
@@ -181,8 +190,7 @@ func sortedKeys[V any](m map[string]V) []string {
 // The OpenAPI part, type by type as its MarshalYAML writes it; a nil pointer is null, as encoding/json writes it.
 
 func (w *jsonWriter) info(x *openapi3.Info) {
-	if !openAPIGuards.info.zeroRest(x) {
-		w.ok = false
+	if !w.writes(openAPIGuards.info, x) {
 		return
 	}
 	if x == nil {
@@ -198,8 +206,7 @@ func (w *jsonWriter) info(x *openapi3.Info) {
 }
 
 func (w *jsonWriter) paths(x *openapi3.Paths) {
-	if !openAPIGuards.paths.zeroRest(x) {
-		w.ok = false
+	if !w.writes(openAPIGuards.paths, x) {
 		return
 	}
 	if x == nil {
@@ -216,8 +223,7 @@ func (w *jsonWriter) paths(x *openapi3.Paths) {
 }
 
 func (w *jsonWriter) pathItem(x *openapi3.PathItem) {
-	if !openAPIGuards.pathItem.zeroRest(x) {
-		w.ok = false
+	if !w.writes(openAPIGuards.pathItem, x) {
 		return
 	}
 	if x == nil {
@@ -251,8 +257,7 @@ func pathOperations(x *openapi3.PathItem) [9]struct {
 }
 
 func (w *jsonWriter) operation(x *openapi3.Operation) {
-	if !openAPIGuards.operation.zeroRest(x) {
-		w.ok = false
+	if !w.writes(openAPIGuards.operation, x) {
 		return
 	}
 	w.open('{')
@@ -268,8 +273,7 @@ func (w *jsonWriter) operation(x *openapi3.Operation) {
 }
 
 func (w *jsonWriter) responses(x *openapi3.Responses) {
-	if !openAPIGuards.responses.zeroRest(x) {
-		w.ok = false
+	if !w.writes(openAPIGuards.responses, x) {
 		return
 	}
 	rs := x.Map()
@@ -282,8 +286,7 @@ func (w *jsonWriter) responses(x *openapi3.Responses) {
 }
 
 func (w *jsonWriter) responseRef(x *openapi3.ResponseRef) {
-	if !openAPIGuards.responseRef.zeroRest(x) {
-		w.ok = false
+	if !w.writes(openAPIGuards.responseRef, x) {
 		return
 	}
 	if x == nil || x.Value == nil {
@@ -291,8 +294,7 @@ func (w *jsonWriter) responseRef(x *openapi3.ResponseRef) {
 		return
 	}
 	r := x.Value
-	if !openAPIGuards.response.zeroRest(r) {
-		w.ok = false
+	if !w.writes(openAPIGuards.response, r) {
 		return
 	}
 	w.open('{')
@@ -313,8 +315,7 @@ func (w *jsonWriter) parameters(ps openapi3.Parameters) {
 }
 
 func (w *jsonWriter) parameterRef(x *openapi3.ParameterRef) {
-	if !openAPIGuards.parameterRef.zeroRest(x) {
-		w.ok = false
+	if !w.writes(openAPIGuards.parameterRef, x) {
 		return
 	}
 	if x == nil || x.Value == nil {
@@ -322,8 +323,7 @@ func (w *jsonWriter) parameterRef(x *openapi3.ParameterRef) {
 		return
 	}
 	p := x.Value
-	if !openAPIGuards.parameter.zeroRest(p) {
-		w.ok = false
+	if !w.writes(openAPIGuards.parameter, p) {
 		return
 	}
 	w.open('{')
@@ -347,8 +347,7 @@ func (w *jsonWriter) parameterRef(x *openapi3.ParameterRef) {
 }
 
 func (w *jsonWriter) schemaRef(x *openapi3.SchemaRef) {
-	if !openAPIGuards.schemaRef.zeroRest(x) {
-		w.ok = false
+	if !w.writes(openAPIGuards.schemaRef, x) {
 		return
 	}
 	if x.Value == nil {
@@ -356,8 +355,7 @@ func (w *jsonWriter) schemaRef(x *openapi3.SchemaRef) {
 		return
 	}
 	s := x.Value
-	if !openAPIGuards.schema.zeroRest(s) {
-		w.ok = false
+	if !w.writes(openAPIGuards.schema, s) {
 		return
 	}
 	w.open('{')

@@ -18,30 +18,44 @@ func roundTripJSON(t *testing.T, d *Document) string {
 	return string(out)
 }
 
-// TestEncodeIsTheRoundTrip fills every field of the Tyk types and builds operations and path parameters at
-// random: Encode writes the round trip's bytes, and the JSON writer writes every document whose strings are valid
-// UTF-8 (and refuses the others, which the round trip writes with U+FFFD).
-func TestEncodeIsTheRoundTrip(t *testing.T) {
-	r := rand.New(rand.NewPCG(13, 14))
-	direct := 0
+// TestDirectPathsAreTheRoundTrip fills every field of the Tyk types and builds operations and path parameters at
+// random. Both direct paths take every document whose strings are valid UTF-8 and may refuse the others (which the
+// round trip writes with U+FFFD); whatever they build is the round trip's: treeDirect its tree, appendDocument its
+// bytes. Encode writes the round trip's bytes either way.
+func TestDirectPathsAreTheRoundTrip(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	directTree, directJSON := 0, 0
 	for i := range 4000 {
 		invalid := i%2 == 1
 		d := randomDocument(r, invalid)
-		want := roundTripJSON(t, d)
-		got, err := d.Encode()
+		wantTree, err := d.treeRoundTrip()
 		require.NoError(t, err)
-		require.Equal(t, want, string(got), "document %d", i)
+		want, err := encodeTreeStd(wantTree)
+		require.NoError(t, err)
+
+		tree, ok := d.treeDirect()
+		require.True(t, ok || invalid, "document %d: a document with valid strings takes the direct tree", i)
+		if ok {
+			directTree++
+			require.Equal(t, wantTree, tree, "document %d", i)
+			got, err := EncodeTree(tree)
+			require.NoError(t, err)
+			require.Equal(t, string(want), string(got), "document %d", i)
+		}
 
 		written, ok := d.appendDocument(nil)
-		if !invalid {
-			require.True(t, ok, "document %d: a document with valid strings is written directly", i)
-		}
+		require.True(t, ok || invalid, "document %d: a document with valid strings is written directly", i)
 		if ok {
-			direct++
-			require.Equal(t, want, string(written), "document %d", i)
+			directJSON++
+			require.Equal(t, string(want), string(written), "document %d", i)
 		}
+
+		got, err := d.Encode()
+		require.NoError(t, err)
+		require.Equal(t, string(want), string(got), "document %d", i)
 	}
-	require.Greater(t, direct, 2000)
+	require.Greater(t, directTree, 2000)
+	require.Greater(t, directJSON, 2000)
 }
 
 // TestEncodeLeavesOtherOpenAPIToTheRoundTrip: the JSON writer refuses OpenAPI content it does not write, and

@@ -104,33 +104,6 @@ func randomDocument(r *rand.Rand, invalid bool) *Document {
 	return d
 }
 
-// TestTreeDirectIsTheRoundTrip fills every field of the Tyk types and builds operations at random: whenever the
-// direct path builds a tree, it is the round trip's; it builds one for every document whose strings are valid.
-func TestTreeDirectIsTheRoundTrip(t *testing.T) {
-	r := rand.New(rand.NewPCG(11, 12))
-	direct := 0
-	for i := range 4000 {
-		invalid := i%2 == 1
-		d := randomDocument(r, invalid)
-		want, err := d.treeRoundTrip()
-		require.NoError(t, err)
-		got, ok := d.treeDirect()
-		if !invalid {
-			require.True(t, ok, "document %d: a document with valid strings takes the direct path", i)
-		}
-		if ok {
-			direct++
-			require.Equal(t, want, got, "document %d", i)
-			wantJSON, err := encodeTreeStd(want)
-			require.NoError(t, err)
-			gotJSON, err := EncodeTree(got)
-			require.NoError(t, err)
-			require.Equal(t, string(wantJSON), string(gotJSON))
-		}
-	}
-	require.Greater(t, direct, 2000)
-}
-
 // otherOpenAPI changes a document with one GET operation at /a to hold OpenAPI content a rendered document does
 // not have. direct says whether the JSON writer (appendDocument) writes it; it refuses all the others.
 var otherOpenAPI = map[string]struct {
