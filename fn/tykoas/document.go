@@ -104,27 +104,6 @@ func (d *Document) Encode() ([]byte, error) {
 	return EncodeTree(tree)
 }
 
-// sizeHint is a little over the size of Encode's output, so that its buffer seldom grows: a rendered document is
-// about 1 KB plus 300 bytes per OpenAPI operation and per middleware operation.
-func (d *Document) sizeHint() int {
-	n := 0
-	if d.Tyk.Middleware != nil {
-		n = len(d.Tyk.Middleware.Operations)
-	}
-	if d.OpenAPI.Paths != nil {
-		for _, item := range d.OpenAPI.Paths.Map() {
-			if item != nil {
-				for _, m := range pathOperations(item) {
-					if m.op != nil {
-						n++
-					}
-				}
-			}
-		}
-	}
-	return 1024 + 384*n
-}
-
 // Tree returns the document as generic JSON values: the OpenAPI object with the Tyk extension under
 // ExtensionKey. It is the form a base document is merged in.
 func (d *Document) Tree() (map[string]any, error) {
