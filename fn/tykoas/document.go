@@ -88,8 +88,16 @@ func (d *Document) DeclarePathParameter(path, name string) {
 // indentation, no HTML escaping and a trailing newline. The output is a
 // function of the document's content only, so rendering the same input twice
 // gives byte-identical files that diff cleanly.
+//
+// The documents the render makes are written directly (appendDocument); anything else is EncodeTree(Tree()).
 func (d *Document) Encode() ([]byte, error) {
-	tree, err := d.Tree()
+	if err := d.check(); err != nil {
+		return nil, err
+	}
+	if out, ok := d.appendDocument(make([]byte, 0, d.sizeHint())); ok {
+		return out, nil
+	}
+	tree, err := d.tree()
 	if err != nil {
 		return nil, err
 	}
@@ -99,13 +107,26 @@ func (d *Document) Encode() ([]byte, error) {
 // Tree returns the document as generic JSON values: the OpenAPI object with the Tyk extension under
 // ExtensionKey. It is the form a base document is merged in.
 func (d *Document) Tree() (map[string]any, error) {
+	if err := d.check(); err != nil {
+		return nil, err
+	}
+	return d.tree()
+}
+
+// check refuses a document Encode and Tree cannot write.
+func (d *Document) check() error {
 	if d == nil || d.OpenAPI == nil {
-		return nil, errors.New("tykoas: document has no OpenAPI part")
+		return errors.New("tykoas: document has no OpenAPI part")
 	}
 	if _, ok := d.OpenAPI.Extensions[ExtensionKey]; ok {
 		// Two sources for one key would make the output depend on which wins.
-		return nil, fmt.Errorf("tykoas: OpenAPI.Extensions must not hold %q; set Document.Tyk", ExtensionKey)
+		return fmt.Errorf("tykoas: OpenAPI.Extensions must not hold %q; set Document.Tyk", ExtensionKey)
 	}
+	return nil
+}
+
+// tree is Tree of a checked document.
+func (d *Document) tree() (map[string]any, error) {
 	if top, ok := d.treeDirect(); ok {
 		return top, nil
 	}
