@@ -118,3 +118,22 @@ func BenchmarkDocumentEncode(b *testing.B) {
 		}
 	})
 }
+
+// TestEncodeWritesRenderedDocumentsDirectly checks that Encode takes the direct writer for the documents the
+// render makes (every method on "/", a mock's "-below" operation with its path parameter, the Tyk part filled):
+// the bytes would be the same through the fallback, so the count is what shows it.
+func TestEncodeWritesRenderedDocumentsDirectly(t *testing.T) {
+	d := NewDocument("gwapi-1")
+	for _, m := range []string{"GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS", "TRACE"} {
+		d.AddOperation("/", m, m)
+	}
+	d.AddOperation("/{rest:.*}", "GET", "get-below")
+	d.DeclarePathParameter("/{rest:.*}", "rest:.*")
+	d.Tyk.Server.ListenPath = ListenPath{Value: "/orders", Strip: true}
+	d.Tyk.Upstream.URL = "http://svc.ns.svc.cluster.local:8080"
+	d.Tyk.Middleware = &Middleware{Operations: map[string]Operation{"get-below": {MockResponse: &MockResponse{Enabled: true, Code: 404}}}}
+	before := directDocuments.Load()
+	_, err := d.Encode()
+	require.NoError(t, err)
+	require.Equal(t, before+1, directDocuments.Load())
+}
