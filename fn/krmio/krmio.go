@@ -159,12 +159,12 @@ func checkMismatchedAnnos(annotations map[string]string) error {
 //   - an item that carries none of the annotations the loop reads or writes (the path, index and id ones, legacy
 //     and internal, and the migration id) goes through the loop unchanged: every step finds nothing to copy,
 //     check or clear. The render's emitted objects are such items, most of the output. They are left out;
-//   - the others are done in parallel halves.
+//   - the others are done in parallel halves, unless one of them holds an alias.
 //
 // The first error in item order is returned, as the loop returns it.
 func reconcile(items []*yaml.RNode, nodeAnnos map[string]map[string]string) error {
 	workers := runtime.GOMAXPROCS(0)
-	if len(items) < 64 || anyAlias(items) {
+	if len(items) < 64 {
 		return kio.ReconcileInternalAnnotations(items, nodeAnnos)
 	}
 	var todo []*yaml.RNode
@@ -173,7 +173,8 @@ func reconcile(items []*yaml.RNode, nodeAnnos map[string]map[string]string) erro
 			todo = append(todo, it)
 		}
 	}
-	if len(todo) < 64 || workers < 2 {
+	// Only the items in todo are changed, so only an alias in one of them could make two workers change one node.
+	if len(todo) < 64 || workers < 2 || anyAlias(todo) {
 		return kio.ReconcileInternalAnnotations(todo, nodeAnnos)
 	}
 	size := (len(todo) + workers - 1) / workers
