@@ -78,11 +78,10 @@ func (w *writer) sequence(n *yaml.Node, indent int) bool {
 		w.buf = append(w.buf, "- "...)
 		switch it.Kind {
 		case yaml.ScalarNode:
-			text, ok := w.scalar(it)
-			if !ok {
+			if !w.scalar(it) {
 				return false
 			}
-			w.buf = append(append(w.buf, text...), '\n')
+			w.buf = append(w.buf, '\n')
 		case yaml.MappingNode:
 			if !w.mapping(it, indent+2, true) {
 				return false
@@ -100,42 +99,78 @@ func (w *writer) value(v *yaml.Node, indent int) bool {
 	if !bare(v) {
 		return false
 	}
-	if isStr(v.Tag) && (v.Style == yaml.LiteralStyle || v.Style == 0 && strings.Contains(v.Value, "\n")) &&
-		literal.Direct(v.Value) {
-		w.buf = append(w.buf, ": |\n"...)
-		text := v.Value
-		for len(text) > 0 {
-			line, rest, _ := strings.Cut(text, "\n")
-			w.indent(indent + 2)
-			w.buf = append(append(w.buf, line...), '\n')
-			text = rest
+	w.buf = append(w.buf, ": "...)
+	if isStr(v.Tag) && (v.Style == yaml.LiteralStyle || v.Style == 0 && strings.Contains(v.Value, "\n")) {
+		if b, ok := literal.AppendBlock(w.buf, v.Value, indent+2); ok {
+			w.buf = b
+			return true
 		}
-		return true
 	}
-	text, ok := w.scalar(v)
-	if !ok {
+	if !w.scalar(v) {
 		return false
 	}
-	w.buf = append(append(append(w.buf, ": "...), text...), '\n')
+	w.buf = append(w.buf, '\n')
 	return true
 }
 
-// scalar is the one-line text of a scalar: a Plain string as it is, anything else as yaml.v3 writes it.
-func (w *writer) scalar(n *yaml.Node) (string, bool) {
+// scalar appends the one-line text of a scalar. The texts of printable ASCII strings follow from their style
+// alone (yaml.v3's emitter, emitterc.go): plain for a Plain word; in double quotes with " and \ escaped; in single
+// quotes with ' doubled (allowed for any printable ASCII on one line); a canonical decimal integer or a boolean
+// tagged as such is written as it is (its tag is implied). Anything else is encoded by yaml.v3 (see Memo).
+func (w *writer) scalar(n *yaml.Node) bool {
 	if !bare(n) {
-		return "", false
+		return false
 	}
-	if n.Style == 0 && isStr(n.Tag) && Plain(n.Value) {
-		return n.Value, true
+	v := n.Value
+	switch {
+	case n.Style == 0 && isStr(n.Tag) && Plain(v),
+		n.Style == 0 && n.Tag == "!!int" && decimal(v),
+		n.Style == 0 && n.Tag == "!!bool" && (v == "true" || v == "false"):
+		w.buf = append(w.buf, v...)
+		return true
+	case n.Style == yaml.DoubleQuotedStyle && isStr(n.Tag) && literal.PrintableASCII(v):
+		w.buf = append(w.buf, '"')
+		for i := 0; i < len(v); i++ {
+			if v[i] == '"' || v[i] == '\\' {
+				w.buf = append(w.buf, '\\')
+			}
+			w.buf = append(w.buf, v[i])
+		}
+		w.buf = append(w.buf, '"')
+		return true
+	case n.Style == yaml.SingleQuotedStyle && isStr(n.Tag) && literal.PrintableASCII(v):
+		w.buf = append(w.buf, '\'')
+		for i := 0; i < len(v); i++ {
+			if v[i] == '\'' {
+				w.buf = append(w.buf, '\'')
+			}
+			w.buf = append(w.buf, v[i])
+		}
+		w.buf = append(w.buf, '\'')
+		return true
 	}
-	return w.memo.scalar(n)
+	text, ok := w.memo.scalar(n)
+	w.buf = append(w.buf, text...)
+	return ok
 }
 
-func (w *writer) indent(n int) {
-	for range n {
-		w.buf = append(w.buf, ' ')
+// decimal reports whether s is an integer as YAML and Go write it: 0, or a digit 1-9 and up to 17 more digits.
+func decimal(s string) bool {
+	if s == "0" {
+		return true
 	}
+	if s == "" || len(s) > 18 || s[0] < '1' || s[0] > '9' {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
+
+func (w *writer) indent(n int) { w.buf = literal.AppendSpaces(w.buf, n) }
 
 // simpleKey reports whether a key is written as it is: a Plain string scalar, short enough to be a simple key.
 func simpleKey(k *yaml.Node) bool {

@@ -103,7 +103,8 @@ var scalars = []string{"", "a", "edge", "/orders/{id}", "api.example.com", "true
 	"[{\"a\":1}]", "{x: y}", "*star", "&amp", "!bang", "%pct", "@at", "`tick", "|pipe", ">gt", "?q", ",", "---",
 	"...", "a\nb\n", "a\nb", "\nlead\n", strings.Repeat("line of text\n", 60), strings.Repeat("x", 600) + "\n",
 	"trail \n" + strings.Repeat("y", 600) + "\n", "bad\xff", "2001-01-01", "1:20", ".inf", "<<", "y", "Yes",
-	strings.Repeat("k", 129)}
+	strings.Repeat("k", 129), `C:\dir\"x"`, "8080", "0123", "-5", "007", "1_000", "123456789012345678901", "False",
+	"two\nlines\n", " lead\nx\n", "x\n y\n", "x \ny\n", "x\ty\n", "é\n"}
 
 var styles = []yaml.Style{0, 0, 0, yaml.DoubleQuotedStyle, yaml.SingleQuotedStyle, yaml.LiteralStyle, yaml.FoldedStyle,
 	yaml.TaggedStyle, yaml.FlowStyle}

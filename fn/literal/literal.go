@@ -23,26 +23,66 @@ const minBlock = 512
 const blockPlaceholder = "gateway2tyk-literal-block-"
 
 // Direct reports whether an emitter asked for a literal block would write s as "|" followed by its lines
-// indented one step, and so may be written directly: printable ASCII lines, none empty, none ending in a
-// space, the first not starting with a space, one final newline, and long enough to be worth it.
-func Direct(s string) bool {
-	if len(s) < minBlock || s[len(s)-1] != '\n' || s[0] == ' ' || s[0] == '\n' {
+// indented one step, and so may be written directly: a block-shaped text (see blockShape) long enough to be
+// worth it.
+func Direct(s string) bool { return len(s) >= minBlock && blockShape(s) }
+
+// blockShape reports whether s is a text the emitters write as "|" and its lines, indented, with nothing else:
+// printable ASCII lines, none empty, none ending in a space (the emitters would quote the text), the first not
+// starting with a space (they would add an indentation indicator), and one final newline (no chomping
+// indicator). Tabs, control characters and anything beyond ASCII are left to the emitters.
+func blockShape(s string) bool {
+	if s == "" || s[len(s)-1] != '\n' || s[0] == ' ' {
 		return false
 	}
-	prev := byte('\n')
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '\n':
-			if prev == '\n' || prev == ' ' {
-				return false // an empty line, or a line ending in a space
-			}
-		case c < 0x20 || c > 0x7e:
-			return false // tabs, control characters, anything beyond ASCII: the emitter decides
+	for s != "" {
+		nl := strings.IndexByte(s, '\n')
+		line := s[:nl]
+		if line == "" || line[len(line)-1] == ' ' || !PrintableASCII(line) {
+			return false
 		}
-		prev = c
+		s = s[nl+1:]
 	}
 	return true
+}
+
+// PrintableASCII reports whether s holds only the characters from space to tilde (no breaks, no tabs).
+func PrintableASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i]-0x20 > 0x7e-0x20 {
+			return false
+		}
+	}
+	return true
+}
+
+// AppendBlock appends "|", a line break and the lines of s, each indented by indent spaces, which is how the
+// emitters write s as a literal block whose lines stand at that column, and reports true; or returns buf
+// unchanged and false when s is not block-shaped.
+func AppendBlock(buf []byte, s string, indent int) ([]byte, bool) {
+	if !blockShape(s) {
+		return buf, false
+	}
+	buf = append(buf, "|\n"...)
+	for s != "" {
+		nl := strings.IndexByte(s, '\n')
+		buf = AppendSpaces(buf, indent)
+		buf = append(buf, s[:nl+1]...)
+		s = s[nl+1:]
+	}
+	return buf, true
+}
+
+// spaces is long enough for the indentation of any block the writers write directly; deeper ones are built.
+const spaces = "                                                                "
+
+// AppendSpaces appends n spaces.
+func AppendSpaces(buf []byte, n int) []byte {
+	for n > len(spaces) {
+		buf = append(buf, spaces...)
+		n -= len(spaces)
+	}
+	return append(buf, spaces[:n]...)
 }
 
 // Replace returns n with every string scalar that Direct accepts, and that literalOnly asks for (only those in
@@ -83,8 +123,7 @@ func Replace(n *yaml.Node, literalOnly bool, texts []string) (*yaml.Node, []stri
 // Splice replaces the placeholder lines of the encoded document b by the texts' literal blocks. It returns false,
 // leaving the job to the emitter, when a placeholder is not alone at the end of a "key: " line.
 func Splice(b []byte, texts []string) ([]byte, bool) {
-	var out bytes.Buffer
-	out.Grow(len(b) + 2*len(texts)*minBlock)
+	out := make([]byte, 0, len(b)+2*len(texts)*minBlock)
 	rest := b
 	for i, text := range texts {
 		ph := []byte(": " + blockPlaceholder + strconv.Itoa(i) + "\n")
@@ -99,16 +138,12 @@ func Splice(b []byte, texts []string) ([]byte, bool) {
 		if len(key) == 0 || bytes.ContainsAny(key, "\"'#:{}[]&*!|>%@`") || key[0] == '-' || key[0] == '?' {
 			return nil, false
 		}
-		out.Write(rest[:at])
-		out.WriteString(": |\n")
-		pad := strings.Repeat(" ", indent+2)
-		for _, l := range strings.SplitAfter(text[:len(text)-1], "\n") {
-			out.WriteString(pad)
-			out.WriteString(l)
+		out = append(append(out, rest[:at]...), ": "...)
+		var ok bool
+		if out, ok = AppendBlock(out, text, indent+2); !ok {
+			return nil, false // not a text Replace took
 		}
-		out.WriteByte('\n')
 		rest = rest[at+len(ph):]
 	}
-	out.Write(rest)
-	return out.Bytes(), true
+	return append(out, rest...), true
 }
