@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/pem"
 	"sort"
+	"sync"
 
 	corev1 "k8s.io/api/core/v1"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -16,7 +17,7 @@ import (
 // listeners of the parent that give the route this hostname. An API with no hostname gets none (the reference
 // attaches certificates to APIs that have an effective hostname). The ID is what Tyk's Certificate Store
 // computes: the organisation ID followed by the hex SHA-256 of the leaf certificate's DER bytes.
-func certificates(p *attachment.Parent, host, org string) []string {
+func certificates(p *attachment.Parent, host, org string, leaves *leafDigests) []string {
 	if host == "" {
 		return nil
 	}
@@ -27,7 +28,7 @@ func certificates(p *attachment.Parent, host, org string) []string {
 			continue
 		}
 		for _, s := range l.Listener.Certificates {
-			if id := CertificateID(org, s); id != "" && !seen[id] {
+			if id := leaves.id(org, s); id != "" && !seen[id] {
 				seen[id] = true
 				out = append(out, id)
 			}
@@ -40,12 +41,37 @@ func certificates(p *attachment.Parent, host, org string) []string {
 // CertificateID is the Tyk Certificate Store ID of a kubernetes.io/tls Secret's leaf certificate, "" when
 // tls.crt holds no PEM certificate (attachment has already rejected such a Secret).
 func CertificateID(org string, s *corev1.Secret) string {
+	if d := leafDigest(s); d != "" {
+		return org + d
+	}
+	return ""
+}
+
+// leafDigest is the hex SHA-256 of the DER bytes of the first PEM block of tls.crt, "" when there is none.
+func leafDigest(s *corev1.Secret) string {
 	block, _ := pem.Decode(s.Data[corev1.TLSCertKey])
 	if block == nil {
 		return ""
 	}
 	sum := sha256.Sum256(block.Bytes)
-	return org + hex.EncodeToString(sum[:])
+	return hex.EncodeToString(sum[:])
+}
+
+// leafDigests remembers each Secret's leaf digest during one translation: a Gateway's few certificates serve
+// every API on its HTTPS listeners, and decoding the PEM for each was visible at fleet scale. Routes are
+// translated concurrently, hence the sync.Map.
+type leafDigests struct{ m sync.Map }
+
+// id is CertificateID, remembered.
+func (l *leafDigests) id(org string, s *corev1.Secret) string {
+	d, ok := l.m.Load(s)
+	if !ok {
+		d, _ = l.m.LoadOrStore(s, leafDigest(s))
+	}
+	if d == "" {
+		return ""
+	}
+	return org + d.(string)
 }
 
 func contains(list []string, s string) bool {

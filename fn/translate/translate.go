@@ -96,8 +96,9 @@ func Translate(res *attachment.Result, dp DataPlanes, bases Bases) *Output {
 		route *Route
 		apis  []*API
 	}
+	leaves := &leafDigests{}
 	all := parallel.Map(len(res.Routes), func(i int) translated {
-		tr, apis := translateRoute(res.Routes[i], dp, bases)
+		tr, apis := translateRoute(res.Routes[i], dp, bases, leaves)
 		return translated{tr, apis}
 	})
 	var candidates []*API
@@ -115,7 +116,7 @@ func Translate(res *attachment.Result, dp DataPlanes, bases Bases) *Output {
 
 // translateRoute compiles the route's rules once (they do not depend on the parent) and makes one API per
 // accepted parent, effective hostname and path value.
-func translateRoute(r *attachment.Route, dp DataPlanes, bases Bases) (*Route, []*API) {
+func translateRoute(r *attachment.Route, dp DataPlanes, bases Bases, leaves *leafDigests) (*Route, []*API) {
 	hr := r.Route
 	tr := &Route{Route: r, Lost: map[int][]Loss{}, Rejected: map[int]Rejection{}}
 	listeners := admittingListenerFacts(r)
@@ -153,13 +154,14 @@ func translateRoute(r *attachment.Route, dp DataPlanes, bases Bases) (*Route, []
 		var parentAPIs []*API
 		var conflicts []string
 		for _, host := range parentHostnames(parent) {
+			certs := certificates(parent, host, dp.Org(gw), leaves)
 			for _, plan := range plans {
 				id := APIID(hr.Namespace, hr.Name, plan.path, gw.Namespace, gw.Name, host)
 				if seen[id] {
 					continue // another parentRef to the same Gateway already serves it
 				}
 				seen[id] = true
-				doc := document(id, host, plan, tags, certificates(parent, host, dp.Org(gw)))
+				doc := document(id, host, plan, tags, certs)
 				if base != nil {
 					conflicts = append(conflicts, base.Conflicts(doc)...)
 				}
