@@ -15,9 +15,9 @@ import (
 )
 
 // emitAPIs builds the output objects of every API, in API ID order. The APIs are independent: their documents
-// are encoded on every core (parallel.Map keeps the order), and the conditions of each parent are encoded once.
-// Unless keepDocuments, each API's Document is dropped once it is encoded.
-func emitAPIs(tr *translate.Output, cfg config.Spec, keepDocuments bool) ([]*yaml.RNode, error) {
+// are encoded on every core (parallel.Map keeps the order), unless TranslateEncoded already did, and the
+// conditions of each parent are encoded once.
+func emitAPIs(tr *translate.Output, cfg config.Spec) ([]*yaml.RNode, error) {
 	conds := parentConditions(tr)
 	condJSON := map[*attachment.Parent]string{}
 	for _, api := range tr.APIs {
@@ -36,13 +36,14 @@ func emitAPIs(tr *translate.Output, cfg config.Spec, keepDocuments bool) ([]*yam
 	}
 	all := parallel.Map(len(tr.APIs), func(i int) built {
 		api := tr.APIs[i]
-		doc, err := api.Encode()
+		doc, err := api.Encoded, api.EncodeErr
+		if api.Document != nil {
+			doc, err = api.Encode()
+		}
 		if err != nil {
 			return built{err: err}
 		}
-		if !keepDocuments {
-			api.Document = nil
-		}
+		api.Encoded = nil // held by the ConfigMap from here
 		hr, gw := api.Route.Route, api.Parent.Gateway.Gateway
 		e := emit.API{
 			ID: api.ID, Namespace: hr.Namespace,

@@ -84,14 +84,17 @@ type Output struct {
 func Render(items []*yaml.RNode, cfg config.Spec) (*Output, error) { return render(items, cfg, true) }
 
 // render is Render; the KRM function, which needs only the items and results, passes keepDocuments false, so that
-// each API's document is let go as soon as it is encoded (at fleet scale the documents are a large part of the
-// memory a run needs).
+// each API's document is encoded as soon as the translation builds it and let go (translate.TranslateEncoded).
 func render(items []*yaml.RNode, cfg config.Spec, keepDocuments bool) (*Output, error) {
 	in := read.Items(items)
 	env := operatorcontext.New(in.Inventory)
 	att := attachment.Attach(in.Inventory, cfg.ControllerName, env)
 	bases := basedoc.Resolve(in.Inventory)
-	tr := translate.Translate(att, env, bases)
+	translateAPIs := translate.Translate
+	if !keepDocuments {
+		translateAPIs = translate.TranslateEncoded
+	}
+	tr := translateAPIs(att, env, bases)
 	final := parentConditions(tr)
 	attachment.CountAttachedRoutes(att, func(p *attachment.Parent) bool {
 		return status.IsTrue(final[p], string(gwv1.RouteConditionAccepted))
@@ -103,7 +106,7 @@ func render(items []*yaml.RNode, cfg config.Spec, keepDocuments bool) (*Output, 
 	if err := writeStatus(in, att, tr, bases, cfg.ControllerName); err != nil {
 		return &Output{Items: items, Results: out.Results}, err
 	}
-	emitted, err := emitAPIs(tr, cfg, keepDocuments)
+	emitted, err := emitAPIs(tr, cfg)
 	if err != nil {
 		return &Output{Items: items, Results: out.Results}, err
 	}

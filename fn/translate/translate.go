@@ -45,6 +45,9 @@ type API struct {
 	// over (see Encode).
 	Document *tykoas.Document
 	Base     *basedoc.Definition
+	// Encoded and EncodeErr are what Encode returned, when TranslateEncoded made the API (Document is then nil).
+	Encoded   []byte
+	EncodeErr error
 	// dataPlane identifies the Tyk Gateways that serve the API: the namespace/name of the data-plane Service of
 	// its Gateway, "" when the Gateway has none.
 	dataPlane string
@@ -89,6 +92,18 @@ type Output struct {
 // Translate turns every accepted parent of every attached route into APIs, resolves the APIs that would
 // collide in Tyk, and decides the route conditions that depend on translation.
 func Translate(res *attachment.Result, dp DataPlanes, bases Bases) *Output {
+	return translate(res, dp, bases, false)
+}
+
+// TranslateEncoded is Translate for a caller that needs only each API's final document as bytes (the KRM
+// function): every API's document is encoded (API.Encode) as soon as it is built, into Encoded (or EncodeErr),
+// and let go (Document is nil). The route-derived documents are heavy with pointers; at fleet scale, holding them
+// all until they were encoded made the collector mark hundreds of megabytes more in every cycle.
+func TranslateEncoded(res *attachment.Result, dp DataPlanes, bases Bases) *Output {
+	return translate(res, dp, bases, true)
+}
+
+func translate(res *attachment.Result, dp DataPlanes, bases Bases, encode bool) *Output {
 	out := &Output{}
 	// Routes are translated on every core: a route's APIs depend on the route, its attachment and the read-only
 	// inventory behind dp and bases, never on another route (collisions are resolved after).
@@ -99,6 +114,12 @@ func Translate(res *attachment.Result, dp DataPlanes, bases Bases) *Output {
 	leaves := &leafDigests{}
 	all := parallel.Map(len(res.Routes), func(i int) translated {
 		tr, apis := translateRoute(res.Routes[i], dp, bases, leaves)
+		if encode {
+			for _, api := range apis {
+				api.Encoded, api.EncodeErr = api.Encode()
+				api.Document = nil
+			}
+		}
 		return translated{tr, apis}
 	})
 	var candidates []*API
