@@ -1,12 +1,12 @@
-// Package literal writes long multi-line strings as YAML literal blocks directly, for the writers that would
-// otherwise spend most of their time in a YAML emitter on them (krmio's KRM output, kustomization's kustomize
-// build output): the Tyk OAS documents of the emitted ConfigMaps, a few KB each, are most of the output. The
-// emitters (yaml.v3's and yaml.v2's) analyse every character of a string to choose its style and then write it
-// one character at a time; the literal block of a plain text is fully determined, so such a string is replaced
-// by a placeholder for the emitter (Replace), and the placeholder's line by "|" and the text's lines indented
-// one step below the key (Splice). Only texts whose block the emitters would write the same way take this path
-// (Direct); anything else is left to the emitter. The writers' tests compare their output with the emitters',
-// byte for byte.
+// Package literal writes multi-line strings as YAML literal blocks directly, for the writers that would
+// otherwise spend most of their time in a YAML emitter on them (directyaml's items in the KRM output,
+// kustomization's kustomize build output): the Tyk OAS documents of the emitted ConfigMaps, a few KB each, are
+// most of the output. The emitters (yaml.v3's and yaml.v2's) analyse every character of a string to choose its
+// style and then write it one character at a time; the literal block of a plain text is fully determined
+// (AppendBlock). A writer that holds whole items writes the block itself (directyaml); one that hands items to
+// an emitter replaces each long string by a placeholder (Replace) and then the placeholder's line by the block
+// (Splice). Only texts whose block the emitters would write the same way take these paths; anything else is
+// left to the emitter. The writers' tests compare their output with the emitters', byte for byte.
 package literal
 
 import (
