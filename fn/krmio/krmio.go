@@ -71,10 +71,11 @@ func Execute(p framework.ResourceListProcessor, rlSource *kio.ByteReadWriter) er
 	if err != nil {
 		return err
 	}
+	after := preprocessed(rl.Items)
 
 	retErr := p.Process(&rl)
 
-	if err = reconcile(rl.Items, nodeAnnos); err != nil {
+	if err = reconcile(rl.Items, nodeAnnos, after); err != nil {
 		return err
 	}
 
@@ -152,88 +153,6 @@ func checkMismatchedAnnos(annotations map[string]string) error {
 		return fmt.Errorf("resource input to function has mismatched legacy and internal id annotations")
 	}
 	return nil
-}
-
-// reconcile is kio.ReconcileInternalAnnotations, faster. The library's loop treats each item on its own (the
-// record it compares an item with is found by the item's migration id, not by its place), so:
-//   - an item that carries none of the annotations the loop reads or writes (the path, index and id ones, legacy
-//     and internal, and the migration id) goes through the loop unchanged: every step finds nothing to copy,
-//     check or clear. The render's emitted objects are such items, most of the output. They are left out;
-//   - the others are done in parallel halves, unless one of them holds an alias.
-//
-// The first error in item order is returned, as the loop returns it.
-func reconcile(items []*yaml.RNode, nodeAnnos map[string]map[string]string) error {
-	workers := runtime.GOMAXPROCS(0)
-	if len(items) < 64 {
-		return kio.ReconcileInternalAnnotations(items, nodeAnnos)
-	}
-	var todo []*yaml.RNode
-	for _, it := range items {
-		if !untouched(it.YNode()) {
-			todo = append(todo, it)
-		}
-	}
-	// Only the items in todo are changed, so only an alias in one of them could make two workers change one node.
-	if len(todo) < 64 || workers < 2 || anyAlias(todo) {
-		return kio.ReconcileInternalAnnotations(todo, nodeAnnos)
-	}
-	size := (len(todo) + workers - 1) / workers
-	errs := parallel.Map(workers, func(c int) error {
-		lo, hi := min(c*size, len(todo)), min((c+1)*size, len(todo))
-		return kio.ReconcileInternalAnnotations(todo[lo:hi], nodeAnnos)
-	})
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// reconciled are the annotations kio.ReconcileInternalAnnotations reads or writes.
-var reconciled = map[string]bool{
-	kioutil.PathAnnotation: true, kioutil.IndexAnnotation: true, kioutil.IdAnnotation: true,
-	kioutil.LegacyPathAnnotation: true, kioutil.LegacyIndexAnnotation: true, kioutil.LegacyIdAnnotation: true,
-	kioutil.InternalAnnotationsMigrationResourceIDAnnotation: true,
-}
-
-// untouched reports whether an item is a plain object (a mapping, with at most one metadata mapping holding at
-// most one annotations mapping) that carries none of the reconciled annotations. Anything unusual is left to
-// the library.
-func untouched(item *yaml.Node) bool {
-	if item.Kind != yaml.MappingNode {
-		return false
-	}
-	var meta *yaml.Node
-	for i := 0; i+1 < len(item.Content); i += 2 {
-		if item.Content[i].Value == yaml.MetadataField {
-			if meta != nil || item.Content[i+1].Kind != yaml.MappingNode {
-				return false
-			}
-			meta = item.Content[i+1]
-		}
-	}
-	if meta == nil {
-		return true
-	}
-	var annos *yaml.Node
-	for i := 0; i+1 < len(meta.Content); i += 2 {
-		if meta.Content[i].Value == yaml.AnnotationsField {
-			if annos != nil || meta.Content[i+1].Kind != yaml.MappingNode {
-				return false
-			}
-			annos = meta.Content[i+1]
-		}
-	}
-	if annos == nil {
-		return true
-	}
-	for i := 0; i+1 < len(annos.Content); i += 2 {
-		if reconciled[annos.Content[i].Value] {
-			return false
-		}
-	}
-	return true
 }
 
 // anyAlias reports whether any item holds a YAML alias (and so may share nodes with another item).
@@ -317,9 +236,10 @@ func placeholder(v string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode,
 // them to know that the fast path ran).
 var cut, uncut atomic.Int64
 
-// splicedItems counts the items whose long literal blocks were written directly (package literal), and
-// directItems those written whole by package directyaml, for the tests.
-var splicedItems, directItems atomic.Int64
+// splicedItems counts the items whose long literal blocks were written directly (package literal),
+// directItems those written whole by package directyaml, and fastReconciled those reconcile formatted without
+// the library's loop, for the tests.
+var splicedItems, directItems, fastReconciled atomic.Int64
 
 var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
