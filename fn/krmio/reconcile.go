@@ -122,28 +122,26 @@ func annotationsOf(item *yaml.Node) (*yaml.Node, bool) {
 	if item.Kind != yaml.MappingNode {
 		return nil, false
 	}
-	var meta *yaml.Node
-	for i := 0; i+1 < len(item.Content); i += 2 {
-		if item.Content[i].Value == yaml.MetadataField {
-			if meta != nil || item.Content[i+1].Kind != yaml.MappingNode {
+	meta, ok := onlyMapping(item, yaml.MetadataField)
+	if !ok || meta == nil {
+		return nil, ok
+	}
+	return onlyMapping(meta, yaml.AnnotationsField)
+}
+
+// onlyMapping finds the value of key in mapping m: nil when key is not there, not ok when key is there twice or
+// its value is not a mapping.
+func onlyMapping(m *yaml.Node, key string) (*yaml.Node, bool) {
+	var found *yaml.Node
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			if found != nil || m.Content[i+1].Kind != yaml.MappingNode {
 				return nil, false
 			}
-			meta = item.Content[i+1]
+			found = m.Content[i+1]
 		}
 	}
-	if meta == nil {
-		return nil, true
-	}
-	var annos *yaml.Node
-	for i := 0; i+1 < len(meta.Content); i += 2 {
-		if meta.Content[i].Value == yaml.AnnotationsField {
-			if annos != nil || meta.Content[i+1].Kind != yaml.MappingNode {
-				return nil, false
-			}
-			annos = meta.Content[i+1]
-		}
-	}
-	return annos, true
+	return found, true
 }
 
 // untouched reports whether an item is a plain object that carries none of the reconciled annotations. Anything
