@@ -104,7 +104,9 @@ var scalars = []string{"", "a", "edge", "/orders/{id}", "api.example.com", "true
 	"...", "a\nb\n", "a\nb", "\nlead\n", strings.Repeat("line of text\n", 60), strings.Repeat("x", 600) + "\n",
 	"trail \n" + strings.Repeat("y", 600) + "\n", "bad\xff", "2001-01-01", "1:20", ".inf", "<<", "y", "Yes",
 	strings.Repeat("k", 129), `C:\dir\"x"`, "8080", "0123", "-5", "007", "1_000", "123456789012345678901", "False",
-	"two\nlines\n", " lead\nx\n", "x\n y\n", "x \ny\n", "x\ty\n", "é\n"}
+	"two\nlines\n", " lead\nx\n", "x\n y\n", "x \ny\n", "x\ty\n", "é\n", "a:", "a:b", "/a b", "a\r\nb\r\n",
+	"# not a comment\n---\n...\n", "x\n\ny\n", "- item\n", "key: value\n", "'quoted'", "\"dq\"", "a' b", "café",
+	"0.5", "+1", ".5", "1e+3", "0o17", "=", "<<", "yes\n", "null\n"}
 
 var styles = []yaml.Style{0, 0, 0, yaml.DoubleQuotedStyle, yaml.SingleQuotedStyle, yaml.LiteralStyle, yaml.FoldedStyle,
 	yaml.TaggedStyle, yaml.FlowStyle}
@@ -177,13 +179,37 @@ func randomMapping(r *rand.Rand, depth int) *yaml.Node {
 func TestRandomTrees(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	m := directyaml.NewMemo()
+	const trees = 20000
 	direct := 0
-	for i := range 20000 {
+	for i := range trees {
 		item := randomMapping(r, 0)
 		if check(t, fmt.Sprintf("tree %d", i), item, m) {
 			direct++
 		}
 	}
-	t.Logf("%d of 20000 random items written directly", direct)
+	t.Logf("%d of %d random items written directly", direct, trees)
 	require.Greater(t, direct, 2000)
+}
+
+// FuzzAppendItem parses YAML text and compares every item it holds: parsed nodes carry the styles, tags and
+// comments of real files, where TestRandomTrees makes them up.
+func FuzzAppendItem(f *testing.F) {
+	files, err := filepath.Glob("../testdata/*/input.yaml")
+	require.NoError(f, err)
+	for _, file := range files[:min(len(files), 20)] {
+		data, err := os.ReadFile(file)
+		require.NoError(f, err)
+		f.Add(string(data))
+	}
+	f.Add("a: 'it''s'\nb: \"q\\\"\"\nc: |\n  x\n  y\nd: [1, 2]\ne:\n- f: 0x1F\n  g: !!str 12\n")
+	f.Fuzz(func(t *testing.T, text string) {
+		nodes, err := kio.FromBytes([]byte(text))
+		if err != nil {
+			return
+		}
+		m := directyaml.NewMemo()
+		for i, n := range nodes {
+			check(t, fmt.Sprintf("item %d", i), n.YNode(), m)
+		}
+	})
 }
