@@ -124,7 +124,7 @@ func (w *writer) scalar(n *yaml.Node) bool {
 	v := n.Value
 	switch {
 	case n.Style == 0 && isStr(n.Tag) && Plain(v),
-		n.Style == 0 && n.Tag == "!!int" && decimal(v),
+		n.Style == 0 && n.Tag == "!!int" && Decimal(v),
 		n.Style == 0 && n.Tag == "!!bool" && (v == "true" || v == "false"):
 		w.buf = append(w.buf, v...)
 		return true
@@ -154,8 +154,8 @@ func (w *writer) scalar(n *yaml.Node) bool {
 	return ok
 }
 
-// decimal reports whether s is an integer as YAML and Go write it: 0, or a digit 1-9 and up to 17 more digits.
-func decimal(s string) bool {
+// Decimal reports whether s is an integer as YAML and Go write it: 0, or a digit 1-9 and up to 17 more digits.
+func Decimal(s string) bool {
 	if s == "0" {
 		return true
 	}

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	yamlv2 "go.yaml.in/yaml/v2"
 	"sigs.k8s.io/kustomize/kyaml/resid"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 	sigsyaml "sigs.k8s.io/yaml"
@@ -74,8 +75,12 @@ func idString(id resid.ResId) string {
 	return strings.Join([]string{id.Gvk.String(), orEmpty(id.Namespace, "~X"), orEmpty(id.Name, "~N")}, "|")
 }
 
-// asYAML is kustomize's Resource.AsYAML: the object as JSON, converted to YAML.
+// asYAML is kustomize's Resource.AsYAML: the object as JSON, converted to YAML (without the JSON where generic
+// can build what the conversion would).
 func asYAML(n *yaml.RNode) ([]byte, error) {
+	if v, ok := generic(n.YNode()); ok {
+		return yamlv2.Marshal(v)
+	}
 	j, err := read.ToJSON(n)
 	if err != nil {
 		return nil, err
