@@ -108,3 +108,20 @@ func TestLoadRefusesWhatKustomizeWouldDoDifferently(t *testing.T) {
 	_, err := Load(dir)
 	require.ErrorContains(t, err, "several gateway2tyk function configs")
 }
+
+// TestLoadFindsFactsWrittenWithEscapes checks the shortcut of localObjects: a file is parsed when its text could
+// hold the local-config key, also when the key is written with escapes, and a file that cannot is not parsed
+// (here one kustomize would refuse: kustomize reports it).
+func TestLoadFindsFactsWrittenWithEscapes(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "kustomization.yaml", "resources: [escaped.yaml, plain.yaml, broken.yaml]\ntransformers: [gateway2tyk.yaml]\n")
+	write(t, dir, "gateway2tyk.yaml", renderConfig)
+	write(t, dir, "escaped.yaml", "apiVersion: v1\nkind: Service\nmetadata:\n  name: fact-escaped\n  annotations:\n"+
+		"    \"config.kubernetes.io/local\\x2Dconfig\": 'true'\n")
+	write(t, dir, "plain.yaml", "apiVersion: v1\nkind: Service\nmetadata: {name: deployed}\n")
+	write(t, dir, "broken.yaml", "apiVersion: v1\nkind: [\n")
+	app, err := Load(dir)
+	require.NoError(t, err)
+	require.Len(t, app.Facts, 1)
+	require.Equal(t, "fact-escaped", app.Facts[0].GetName())
+}
