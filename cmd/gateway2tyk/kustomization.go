@@ -108,7 +108,7 @@ func readStream(path string, stdin io.Reader) ([]*yaml.RNode, error) {
 // detachTransformer is `configure --detach-transformer DIR`: it checks that DIR can take the large-app path and
 // removes gateway2tyk from its kustomization's transformers.
 func detachTransformer(dir string) error {
-	app, err := kustomization.Load(dir)
+	app, err := kustomization.LoadToDetach(dir)
 	if err != nil {
 		if _, ok := err.(*kustomization.Unfaithful); ok {
 			return err

@@ -89,23 +89,45 @@ func TestLoadRefusesWhatKustomizeWouldDoDifferently(t *testing.T) {
 		"remote base":        {"resources: [routes.yaml, https://github.com/example/base]\n", "not a local file"},
 		"generators":         {"resources: [routes.yaml]\ngenerators: [gen.yaml]\n", "lists generators"},
 		"patches over facts": {"resources: [routes.yaml]\npatches: [{path: p.yaml}]\n", "sets patches"},
+		"patches over a base's facts": {"resources: [base]\nnamePrefix: x-\n", "sets namePrefix"},
 	} {
 		dir := t.TempDir()
 		write(t, dir, "kustomization.yaml", c.kustomization)
 		write(t, dir, "gateway2tyk.yaml", renderConfig)
-		write(t, dir, "routes.yaml", "apiVersion: v1\nkind: Service\nmetadata: {name: f, annotations: {config.kubernetes.io/local-config: 'true'}}\n")
-		_, err := Load(dir)
-		var u *Unfaithful
-		require.ErrorAs(t, err, &u, name)
-		require.Contains(t, err.Error(), c.want, name)
+		fact := "apiVersion: v1\nkind: Service\nmetadata: {name: f, annotations: {config.kubernetes.io/local-config: 'true'}}\n"
+		write(t, dir, "routes.yaml", fact)
+		write(t, dir, "base/kustomization.yaml", "resources: [facts.yaml]\n")
+		write(t, dir, "base/facts.yaml", fact)
+		// LoadToDetach, which reads facts only where they could decide, refuses what Load refuses.
+		for _, load := range []func(string) (*App, error){Load, LoadToDetach} {
+			_, err := load(dir)
+			var u *Unfaithful
+			require.ErrorAs(t, err, &u, name)
+			require.Contains(t, err.Error(), c.want, name)
+		}
 	}
 
+	// Without a field that would apply to facts, LoadToDetach accepts without reading the resources (a file
+	// kustomize would refuse is kustomize's to report) and Load reads the facts.
 	dir := t.TempDir()
+	write(t, dir, "kustomization.yaml", "resources: [base, routes.yaml]\ntransformers: [gateway2tyk.yaml]\n")
+	write(t, dir, "gateway2tyk.yaml", renderConfig)
+	write(t, dir, "routes.yaml", "apiVersion: v1\nkind: Service\nmetadata: {name: f, annotations: {config.kubernetes.io/local-config: 'true'}}\n")
+	write(t, dir, "base/kustomization.yaml", "resources: [broken.yaml]\n")
+	write(t, dir, "base/broken.yaml", "metadata: {annotations: {config.kubernetes.io/local-config: [\n")
+	app, err := LoadToDetach(dir)
+	require.NoError(t, err)
+	require.Empty(t, app.Facts)
+	require.Equal(t, "gateway2tyk.yaml", app.Transformer)
+	_, err = Load(dir)
+	require.ErrorContains(t, err, "broken.yaml")
+
+	dir = t.TempDir()
 	write(t, dir, "kustomization.yaml", "resources: [routes.yaml]\n")
 	write(t, dir, "routes.yaml", "apiVersion: v1\nkind: Service\nmetadata: {name: s}\n")
 	write(t, dir, "a.yaml", renderConfig)
 	write(t, dir, "sub/b.yaml", renderConfig)
-	_, err := Load(dir)
+	_, err = Load(dir)
 	require.ErrorContains(t, err, "several gateway2tyk function configs")
 }
 

@@ -61,7 +61,15 @@ func (e *Unfaithful) Error() string {
 }
 
 // Load reads the application directory dir.
-func Load(dir string) (*App, error) {
+func Load(dir string) (*App, error) { return load(dir, true) }
+
+// LoadToDetach is Load for Detach alone: it makes the same checks and refuses the same applications, but reads
+// the resource files for cluster facts only when their presence could decide (some kustomization of the
+// application sets a field kustomize would apply to them), and leaves Facts empty. On the Argo CD plugin's path
+// the facts are read by the render that follows.
+func LoadToDetach(dir string) (*App, error) { return load(dir, false) }
+
+func load(dir string, collect bool) (*App, error) {
 	app := &App{Dir: dir, Order: DefaultOrder()}
 	kfile, err := findKustomization(dir)
 	if err != nil {
@@ -72,8 +80,18 @@ func Load(dir string) (*App, error) {
 		if err := app.readTop(kfile); err != nil {
 			return nil, err
 		}
-		if app.Facts, err = facts(kfile, map[string]bool{}); err != nil {
+		w := factWalk{read: collect, seen: map[string]bool{}}
+		f, err := w.facts(kfile)
+		if err == nil && !collect && w.transforming {
+			// A kustomization applies fields to its objects: whether it holds facts decides.
+			w = factWalk{read: true, seen: map[string]bool{}}
+			_, err = w.facts(kfile)
+		}
+		if err != nil {
 			return nil, err
+		}
+		if collect {
+			app.Facts = f
 		}
 	}
 	if app.Config == nil {
@@ -218,17 +236,29 @@ func short(entry string) string {
 	return entry
 }
 
+// factWalk walks a kustomization and its local bases and components. Unless read, it reads no resource file (it
+// finds no facts) and records whether some kustomization sets a field that would make facts refused.
+type factWalk struct {
+	read, transforming bool
+	seen               map[string]bool
+}
+
 // facts returns the local-config objects of the local resources of the kustomization file kfile and of its
 // local bases and components, refusing what kustomize would read differently than this walk.
-func facts(kfile string, seen map[string]bool) ([]*yaml.RNode, error) {
-	if seen[kfile] {
+func (w *factWalk) facts(kfile string) ([]*yaml.RNode, error) {
+	if w.seen[kfile] {
 		return nil, nil
 	}
-	seen[kfile] = true
+	w.seen[kfile] = true
 	k, err := readKustomization(kfile)
 	if err != nil {
 		return nil, err
 	}
+	transforming, err := transformingField(k, kfile)
+	if err != nil {
+		return nil, err
+	}
+	w.transforming = w.transforming || transforming != ""
 	dir := filepath.Dir(kfile)
 	var out []*yaml.RNode
 	for _, field := range []string{"resources", "components"} {
@@ -256,11 +286,14 @@ func facts(kfile string, seen map[string]bool) ([]*yaml.RNode, error) {
 						return nil, err
 					}
 				}
-				f, err := facts(sub, seen)
+				f, err := w.facts(sub)
 				if err != nil {
 					return nil, err
 				}
 				out = append(out, f...)
+				continue
+			}
+			if !w.read {
 				continue
 			}
 			f, err := localObjects(p)
@@ -270,19 +303,26 @@ func facts(kfile string, seen map[string]bool) ([]*yaml.RNode, error) {
 			out = append(out, f...)
 		}
 	}
-	if len(out) > 0 {
-		fields, err := k.Fields()
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", kfile, err)
-		}
-		for _, f := range fields {
-			if !untransforming[f] {
-				return nil, &Unfaithful{fmt.Sprintf("%s holds cluster facts (local-config objects) and sets %s, "+
-					"which kustomize would apply to them", kfile, f)}
-			}
-		}
+	if len(out) > 0 && transforming != "" {
+		return nil, &Unfaithful{fmt.Sprintf("%s holds cluster facts (local-config objects) and sets %s, "+
+			"which kustomize would apply to them", kfile, transforming)}
 	}
 	return out, nil
+}
+
+// transformingField is the first field of a kustomization that kustomize applies to the objects of its
+// resources ("" when there is none).
+func transformingField(k *yaml.RNode, kfile string) (string, error) {
+	fields, err := k.Fields()
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", kfile, err)
+	}
+	for _, f := range fields {
+		if !untransforming[f] {
+			return f, nil
+		}
+	}
+	return "", nil
 }
 
 // checkSub refuses a base or component that runs transformers, generators or validators of its own.
