@@ -17,6 +17,7 @@ import (
 	"github.com/gateway2tyk/gateway2tyk/bench/resourcelist"
 	"github.com/gateway2tyk/gateway2tyk/fn"
 	"github.com/gateway2tyk/gateway2tyk/fn/directyaml"
+	"github.com/gateway2tyk/gateway2tyk/fn/internal/yamlrand"
 )
 
 // reference is what yaml.v3's encoder, as kyaml sets it up, writes for item as the only entry of a ResourceList's
@@ -113,76 +114,22 @@ var styles = []yaml.Style{0, 0, 0, yaml.DoubleQuotedStyle, yaml.SingleQuotedStyl
 
 var tags = []string{"", "", "!!str", "!!int", "!!bool", "!!null", "!custom", "!!float"}
 
-func randomScalar(r *rand.Rand, key bool) *yaml.Node {
-	n := &yaml.Node{Kind: yaml.ScalarNode, Value: scalars[r.IntN(len(scalars))]}
-	if key && r.IntN(12) > 0 {
-		n.Value = []string{"name", "spec", "app.kubernetes.io/name", "x-y_z.1", "data"}[r.IntN(5)] + fmt.Sprint(r.IntN(4))
-	}
-	odds := 4 // keys are mostly plain, or few items would be written directly
-	if key {
-		odds = 30
-	}
-	if r.IntN(odds) == 0 {
-		n.Style = styles[r.IntN(len(styles))]
-	}
-	if r.IntN(odds) == 0 {
-		n.Tag = tags[r.IntN(len(tags))]
-	}
-	if r.IntN(80) == 0 {
-		n.LineComment = "# c"
-	}
-	return n
-}
-
-func randomNode(r *rand.Rand, depth int) *yaml.Node {
-	switch k := r.IntN(5); {
-	case depth > 3 || k < 2:
-		return randomScalar(r, false)
-	case k < 4:
-		return randomMapping(r, depth+1)
-	default:
-		n := &yaml.Node{Kind: yaml.SequenceNode}
-		for range size(r) {
-			n.Content = append(n.Content, randomNode(r, depth+1))
-		}
-		if r.IntN(40) == 0 {
-			n.Style = yaml.FlowStyle
-		}
-		return n
-	}
-}
-
-// size is the number of entries of a collection: now and then none (written in flow style, left to the encoder).
-func size(r *rand.Rand) int {
-	if r.IntN(12) == 0 {
-		return 0
-	}
-	return 1 + r.IntN(4)
-}
-
-func randomMapping(r *rand.Rand, depth int) *yaml.Node {
-	n := &yaml.Node{Kind: yaml.MappingNode}
-	for range size(r) {
-		n.Content = append(n.Content, randomScalar(r, true), randomNode(r, depth))
-	}
-	if r.IntN(40) == 0 {
-		n.Style = yaml.FlowStyle
-	}
-	if r.IntN(30) == 0 {
-		n.Tag = "!!map"
-	}
-	return n
+// randomTrees makes the items of TestRandomTrees: keys mostly the usual ones, any style and tag now and then, and
+// the odd flow style, !!map tag and comment, which the writer must refuse.
+func randomTrees(r *rand.Rand) *yamlrand.Gen {
+	return &yamlrand.Gen{R: r, Scalars: scalars, Styles: styles, Tags: tags, ValueOdds: 4, KeyOdds: 30,
+		Keys: []string{"name0", "spec1", "app.kubernetes.io/name", "x-y_z.1", "data3"}, KeyFromScalars: 12, Odd: true}
 }
 
 // TestRandomTrees compares random items: mappings and sequences in any nesting, scalars of every style and tag.
 // The encoder is the reference, so whatever is written directly must be its bytes.
 func TestRandomTrees(t *testing.T) {
-	r := rand.New(rand.NewPCG(3, 4))
+	gen := randomTrees(rand.New(rand.NewPCG(3, 4)))
 	m := directyaml.NewMemo()
 	const trees = 20000
 	direct := 0
 	for i := range trees {
-		item := randomMapping(r, 0)
+		item := gen.Mapping(0)
 		if check(t, fmt.Sprintf("tree %d", i), item, m) {
 			direct++
 		}

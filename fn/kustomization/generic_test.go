@@ -17,6 +17,7 @@ import (
 
 	"github.com/gateway2tyk/gateway2tyk/bench/resourcelist"
 	"github.com/gateway2tyk/gateway2tyk/fn"
+	"github.com/gateway2tyk/gateway2tyk/fn/internal/yamlrand"
 	"github.com/gateway2tyk/gateway2tyk/fn/literal"
 	"github.com/gateway2tyk/gateway2tyk/fn/read"
 )
@@ -88,64 +89,32 @@ var genericTags = []string{"", "", "", "!!str", "!!int", "!!bool", "!!null", "!!
 var genericStyles = []yaml.Style{0, 0, 0, yaml.DoubleQuotedStyle, yaml.SingleQuotedStyle, yaml.LiteralStyle,
 	yaml.FoldedStyle, yaml.FlowStyle}
 
-func randomGenericScalar(r *rand.Rand, key bool) *yaml.Node {
-	n := &yaml.Node{Kind: yaml.ScalarNode, Value: genericScalars[r.IntN(len(genericScalars))]}
-	if key && r.IntN(8) > 0 {
-		n.Value = []string{"name", "spec", "app.kubernetes.io/name", "x-y_z.1", "a10", "a9", "B", "_b", "a-b", "ab"}[r.IntN(10)]
-	}
-	odds := 4
-	if key {
-		odds = 20
-	}
-	if r.IntN(odds) == 0 {
-		n.Style = genericStyles[r.IntN(len(genericStyles))]
-	}
-	if r.IntN(odds) == 0 {
-		n.Tag = genericTags[r.IntN(len(genericTags))]
-	}
-	if n.Tag == "" && n.Style == 0 && r.IntN(3) == 0 {
-		// As the parser tags what it reads.
-		switch {
-		case n.Value == "8080" || n.Value == "0" || n.Value == "-5":
-			n.Tag = "!!int"
-		case n.Value == "true":
-			n.Tag = "!!bool"
-		}
-	}
-	return n
-}
-
-func randomGenericNode(r *rand.Rand, depth int) *yaml.Node {
-	switch k := r.IntN(5); {
-	case depth > 3 || k < 2:
-		return randomGenericScalar(r, false)
-	case k < 4:
-		return randomGenericMapping(r, depth+1)
-	default:
-		n := &yaml.Node{Kind: yaml.SequenceNode}
-		for range r.IntN(4) {
-			n.Content = append(n.Content, randomGenericNode(r, depth+1))
-		}
-		return n
-	}
-}
-
-func randomGenericMapping(r *rand.Rand, depth int) *yaml.Node {
-	n := &yaml.Node{Kind: yaml.MappingNode}
-	for range r.IntN(5) {
-		n.Content = append(n.Content, randomGenericScalar(r, true), randomGenericNode(r, depth))
-	}
-	return n
+// randomObjects makes the objects of TestGenericIsTheConversionOnRandomTrees: keys that yaml.v2 sorts with its
+// digit and letter rules, any style and tag now and then, and integers and booleans tagged as the parser tags them.
+func randomObjects(r *rand.Rand) *yamlrand.Gen {
+	return &yamlrand.Gen{R: r, Scalars: genericScalars, Styles: genericStyles, Tags: genericTags, ValueOdds: 4,
+		KeyOdds: 20, Keys: []string{"name", "spec", "app.kubernetes.io/name", "x-y_z.1", "a10", "a9", "B", "_b", "a-b", "ab"},
+		KeyFromScalars: 8, Scalar: func(r *rand.Rand, n *yaml.Node) {
+			if n.Tag != "" || n.Style != 0 || r.IntN(3) > 0 {
+				return
+			}
+			switch n.Value {
+			case "8080", "0", "-5":
+				n.Tag = "!!int"
+			case "true":
+				n.Tag = "!!bool"
+			}
+		}}
 }
 
 // TestGenericIsTheConversionOnRandomTrees compares random objects: nested mappings and sequences (empty ones
 // too), keys that yaml.v2 sorts with its digit and letter rules, scalars of every style and tag.
 func TestGenericIsTheConversionOnRandomTrees(t *testing.T) {
-	r := rand.New(rand.NewPCG(7, 8))
+	gen := randomObjects(rand.New(rand.NewPCG(7, 8)))
 	const trees = 20000
 	built := 0
 	for i := range trees {
-		if sameAsConversion(t, fmt.Sprintf("tree %d", i), randomGenericMapping(r, 0)) {
+		if sameAsConversion(t, fmt.Sprintf("tree %d", i), gen.Mapping(0)) {
 			built++
 		}
 	}

@@ -86,9 +86,9 @@ func TestLoadFindsTheConfigAndTheFactsOfLocalBases(t *testing.T) {
 
 func TestLoadRefusesWhatKustomizeWouldDoDifferently(t *testing.T) {
 	for name, c := range map[string]struct{ kustomization, want string }{
-		"remote base":        {"resources: [routes.yaml, https://github.com/example/base]\n", "not a local file"},
-		"generators":         {"resources: [routes.yaml]\ngenerators: [gen.yaml]\n", "lists generators"},
-		"patches over facts": {"resources: [routes.yaml]\npatches: [{path: p.yaml}]\n", "sets patches"},
+		"remote base":                 {"resources: [routes.yaml, https://github.com/example/base]\n", "not a local file"},
+		"generators":                  {"resources: [routes.yaml]\ngenerators: [gen.yaml]\n", "lists generators"},
+		"patches over facts":          {"resources: [routes.yaml]\npatches: [{path: p.yaml}]\n", "sets patches"},
 		"patches over a base's facts": {"resources: [base]\nnamePrefix: x-\n", "sets namePrefix"},
 	} {
 		dir := t.TempDir()
