@@ -36,10 +36,7 @@ func emitAPIs(tr *translate.Output, cfg config.Spec) ([]*yaml.RNode, error) {
 	}
 	all := parallel.Map(len(tr.APIs), func(i int) built {
 		api := tr.APIs[i]
-		doc, err := api.Encoded, api.EncodeErr
-		if api.Document != nil {
-			doc, err = api.Encode()
-		}
+		doc, err := api.Final()
 		if err != nil {
 			return built{err: err}
 		}

@@ -69,11 +69,10 @@ func Execute(p framework.ResourceListProcessor, rlSource *kio.ByteReadWriter) er
 	}
 	rl.FunctionConfig = rlSource.FunctionConfig
 
-	nodeAnnos, err := preprocess(rl.Items)
+	nodeAnnos, after, err := preprocess(rl.Items)
 	if err != nil {
 		return err
 	}
-	after := preprocessed(rl.Items)
 
 	retErr := p.Process(&rl)
 
@@ -102,13 +101,19 @@ func Execute(p framework.ResourceListProcessor, rlSource *kio.ByteReadWriter) er
 // item gets its index as the migration id annotation, its legacy annotations copied, and a record of its
 // internal annotations; the first error in item order is returned. (On an error the framework writes nothing,
 // so that later items were changed too does not show.) Items that share nodes through YAML aliases could be
-// changed by two workers at once: then the library's own loop runs.
-func preprocess(items []*yaml.RNode) (map[string]map[string]string, error) {
+// changed by two workers at once: then the library's own loop runs. It also returns what it left of each item's
+// reconciled annotations, by migration id, for reconcile.
+func preprocess(items []*yaml.RNode) (map[string]map[string]string, map[string]reconciledAnnos, error) {
 	if len(items) < 64 || anyAlias(items) {
-		return kio.PreprocessResourcesForInternalAnnotationMigration(items)
+		nodeAnnos, err := kio.PreprocessResourcesForInternalAnnotationMigration(items)
+		if err != nil || len(items) < 64 {
+			return nodeAnnos, nil, err // reconcile leaves fewer than 64 items to the library
+		}
+		return nodeAnnos, byMigrationID(parallel.Map(len(items), func(i int) leftByPreprocess { return readLeft(items[i]) })), nil
 	}
 	type done struct {
 		annos map[string]string
+		left  leftByPreprocess
 		err   error
 	}
 	all := parallel.Map(len(items), func(i int) done {
@@ -122,16 +127,18 @@ func preprocess(items []*yaml.RNode) (map[string]map[string]string, error) {
 			return done{err: err}
 		}
 		meta, _ := item.GetMeta()
-		return done{annos: annos, err: checkMismatchedAnnos(meta.Annotations)}
+		return done{annos: annos, left: readLeft(item), err: checkMismatchedAnnos(meta.Annotations)}
 	})
 	out := make(map[string]map[string]string, len(items))
+	left := make([]leftByPreprocess, len(items))
 	for i, d := range all {
 		if d.err != nil {
-			return nil, d.err
+			return nil, nil, d.err
 		}
 		out[strconv.Itoa(i)] = d.annos
+		left[i] = d.left
 	}
-	return out, nil
+	return out, byMigrationID(left), nil
 }
 
 // checkMismatchedAnnos is kio's own check (unexported there): legacy and internal path, index and id

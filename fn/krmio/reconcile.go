@@ -219,22 +219,23 @@ func annotationsFormat(nodeAnnos map[string]map[string]string) (useInternal, use
 	return useInternal, useLegacy, nil
 }
 
-// preprocessed records, for each item, its reconciled annotations as preprocess left them, by migration id.
-func preprocessed(items []*yaml.RNode) map[string]reconciledAnnos {
-	all := parallel.Map(len(items), func(i int) struct {
-		r  reconciledAnnos
-		ok bool
-	} {
-		r, ok := readReconciled(items[i].YNode())
-		return struct {
-			r  reconciledAnnos
-			ok bool
-		}{r, ok}
-	})
-	out := make(map[string]reconciledAnnos, len(items))
-	for i, a := range all {
-		if a.ok && a.r.present[migrationID] && a.r.value[migrationID] == strconv.Itoa(i) {
-			out[a.r.value[migrationID]] = a.r
+// leftByPreprocess is an item's reconciled annotations as preprocess left them, when they can be read.
+type leftByPreprocess struct {
+	annos reconciledAnnos
+	ok    bool
+}
+
+func readLeft(item *yaml.RNode) leftByPreprocess {
+	r, ok := readReconciled(item.YNode())
+	return leftByPreprocess{r, ok}
+}
+
+// byMigrationID files what preprocess left of item i under i, the migration id preprocess gave it.
+func byMigrationID(left []leftByPreprocess) map[string]reconciledAnnos {
+	out := make(map[string]reconciledAnnos, len(left))
+	for i, l := range left {
+		if l.ok && l.annos.present[migrationID] && l.annos.value[migrationID] == strconv.Itoa(i) {
+			out[l.annos.value[migrationID]] = l.annos
 		}
 	}
 	return out

@@ -339,6 +339,14 @@ func baseRejection(d *basedoc.Definition, parentRef int) Rejection {
 		Message: fmt.Sprintf("TykOasApiDefinition %s: %s", d.Name(), d.Problem.Message)}
 }
 
+// Final is the API's final document: the one TranslateEncoded encoded, or else Encode's.
+func (a *API) Final() ([]byte, error) {
+	if a.Document == nil {
+		return a.Encoded, a.EncodeErr
+	}
+	return a.Encode()
+}
+
 // Encode writes the API's final document: the route-derived API, laid over its base document when it has one.
 func (a *API) Encode() ([]byte, error) {
 	if a.Base != nil {
