@@ -2,6 +2,7 @@ package directyaml
 
 import (
 	"bytes"
+	"errors"
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -75,8 +76,4 @@ func encodeSafely(enc *yaml.Encoder, doc *yaml.Node) (err error) {
 	return enc.Close()
 }
 
-type panicked struct{}
-
-func (panicked) Error() string { return "directyaml: the encoder panicked" }
-
-var errPanicked error = panicked{}
+var errPanicked = errors.New("directyaml: the encoder panicked")
