@@ -298,15 +298,14 @@ func (rt *realTarget) printTable(t *testing.T) {
 		rt.g.Version, strings.Join(rt.table, "\n"))
 }
 
-// loaded lists the Gateway's loaded APIs by ID, failing on an ID listed twice.
+// loaded lists the Gateway's loaded APIs by ID, failing on an ID the Gateway lists twice (the client's List
+// drops repeats, so the Gateway's own listing is counted).
 func (rt *realTarget) loaded(t *testing.T) map[string][]byte {
 	t.Helper()
 	list, err := rt.client(t, target.Retry{}).List(context.Background())
 	require.NoError(t, err)
 	out := map[string][]byte{}
 	for _, a := range list {
-		_, twice := out[a.ID]
-		require.False(t, twice, "the Gateway lists %s twice", a.ID)
 		out[a.ID] = a.Document
 	}
 	ids, err := rt.g.LoadedIDs()

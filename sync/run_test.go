@@ -614,6 +614,13 @@ func TestVersionIsCheckedBeforeAnyWrite(t *testing.T) {
 		assert.Contains(t, r.err.Error(), `--tyk-version: "five" is not a Tyk version`)
 		assert.Empty(t, f.Calls())
 	})
+	t.Run("bad --tyk-version, no API needing a newer Tyk", func(t *testing.T) {
+		f := targettest.NewDashboard(t)
+		r := syncRun(t, f, stream(nil), tykVersion("five"))
+		require.Error(t, r.err)
+		assert.Contains(t, r.err.Error(), `--tyk-version: "five" is not a Tyk version`)
+		assert.Empty(t, f.Calls())
+	})
 }
 
 // TestDashboardListingWithoutDocuments: where the Dashboard's listing does not carry an API's OAS document,

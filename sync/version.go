@@ -79,6 +79,14 @@ func plural(n int, one, many string) string {
 // it is older than the rendered APIs need. A target whose API does not say its release (the Dashboard) is
 // noted, not refused.
 func checkVersion(ctx context.Context, o Options) error {
+	var given tykroute.Version
+	if o.TykVersion != "" {
+		v, err := tykroute.ParseVersion(o.TykVersion)
+		if err != nil {
+			return fmt.Errorf("--tyk-version: %v", err)
+		}
+		given = v
+	}
 	fields := fieldsNeedingNewer(o.Set.APIs)
 	if len(fields) == 0 {
 		return nil
@@ -97,13 +105,13 @@ func checkVersion(ctx context.Context, o Options) error {
 			"for %s (give --tyk-version to have it checked before any write)\n", o.Target.Describe(), need, strings.Join(fields, ", "))
 		return nil
 	}
-	v, err := tykroute.ParseVersion(said)
-	if err != nil {
-		if o.TykVersion != "" {
-			return fmt.Errorf("--tyk-version: %v", err)
+	v := given
+	if o.TykVersion == "" {
+		var err error
+		if v, err = tykroute.ParseVersion(said); err != nil {
+			fmt.Fprintf(o.Err, "gateway2tyk sync: %s says version %q, which is not a Tyk release: not checked\n", o.Target.Describe(), said)
+			return nil
 		}
-		fmt.Fprintf(o.Err, "gateway2tyk sync: %s says version %q, which is not a Tyk release: not checked\n", o.Target.Describe(), said)
-		return nil
 	}
 	if v.Less(need) {
 		return &TooOldError{Target: o.Target.Describe(), Version: said, From: from, Need: need.String(), Fields: fields}
