@@ -47,24 +47,25 @@ $(KUSTOMIZE):
 # its own under bin/. Built once (about 3 minutes on 2 cores), then kept; `make clean` removes it. Its templates
 # directory is copied beside it, since the Gateway reads its error templates at start.
 TYK            := bin/tyk
+TYK_TEMPLATES_DIR := bin/tyk-templates
 TYK_MODULE     := github.com/TykTechnologies/tyk
 TYK_VERSION    := v1.9.2-0.20240626094223-9b62c317f33a
 $(TYK):
-	rm -rf $(BIN)/tyk-build $(BIN)/tyk-templates
+	rm -rf $(BIN)/tyk-build $(TYK_TEMPLATES_DIR)
 	mkdir -p $(BIN)/tyk-build
 	cd $(BIN)/tyk-build && $(GO) mod init gateway2tyk-tyk-build >/dev/null 2>&1 && \
 		$(GO) get $(TYK_MODULE)@$(TYK_VERSION) && \
 		$(GO) build -trimpath -o $(BIN)/tyk.tmp $(TYK_MODULE) && \
-		cp -R "$$($(GO) list -m -f '{{.Dir}}' $(TYK_MODULE))/templates" $(BIN)/tyk-templates && \
-		chmod -R u+w $(BIN)/tyk-templates && rm -f $(BIN)/tyk-templates/*.go
+		cp -R "$$($(GO) list -m -f '{{.Dir}}' $(TYK_MODULE))/templates" $(TYK_TEMPLATES_DIR) && \
+		chmod -R u+w $(TYK_TEMPLATES_DIR) && rm -f $(TYK_TEMPLATES_DIR)/*.go
 	mv $(BIN)/tyk.tmp $(TYK)
 	rm -rf $(BIN)/tyk-build
 
 # The tests against the real Gateway alone. Redis is Debian's redis-server (.ci/run installs it).
-# TYK_GATEWAY, TYK_TEMPLATES (and TYK_GATEWAY_VERSION) run them against another Gateway build.
+# TYK_GATEWAY, TYK_TEMPLATES (and TYK_GATEWAY_VERSION) run them, and make test's, against another Gateway build.
 REAL_TYK_TESTS := ^TestRealTyk
 TYK_GATEWAY    ?= $(CURDIR)/$(TYK)
-TYK_TEMPLATES  ?= $(CURDIR)/bin/tyk-templates
+TYK_TEMPLATES  ?= $(CURDIR)/$(TYK_TEMPLATES_DIR)
 e2e-tyk: build $(TYK)
 	GATEWAY2TYK_REAL_TYK=required GATEWAY2TYK=$(CURDIR)/$(GATEWAY2TYK) TYK_GATEWAY=$(TYK_GATEWAY) \
 		TYK_TEMPLATES=$(TYK_TEMPLATES) TYK_GATEWAY_VERSION=$(TYK_GATEWAY_VERSION) \
@@ -89,7 +90,7 @@ fmt-check:
 
 go-test: build $(KUSTOMIZE) $(TYK)
 	KUSTOMIZE=$(CURDIR)/$(KUSTOMIZE) GATEWAY2TYK=$(CURDIR)/$(GATEWAY2TYK) GATEWAY2TYK_REAL_TYK=required \
-		TYK_GATEWAY=$(CURDIR)/$(TYK) TYK_TEMPLATES=$(CURDIR)/bin/tyk-templates $(GO) test ./...
+		TYK_GATEWAY=$(TYK_GATEWAY) TYK_TEMPLATES=$(TYK_TEMPLATES) TYK_GATEWAY_VERSION=$(TYK_GATEWAY_VERSION) $(GO) test ./...
 
 # The Dockerfile's build stage must run make build's go build (and bin/kustomize's go install): a Go test reads
 # both and builds the Dockerfile's command locally to compare the binaries. `make test` runs it too.
