@@ -37,9 +37,10 @@ func reconcile(items []*yaml.RNode, nodeAnnos map[string]map[string]string, afte
 	}
 	var todo, unchanged []*yaml.RNode
 	for _, it := range items {
+		r, ok := readReconciled(it.YNode())
 		switch {
-		case untouched(it.YNode()):
-		case asPreprocessLeft(it.YNode(), after):
+		case ok && r == reconciledAnnos{}: // untouched
+		case ok && asPreprocessLeft(r, after):
 			unchanged = append(unchanged, it)
 		default:
 			todo = append(todo, it)
@@ -144,18 +145,10 @@ func onlyMapping(m *yaml.Node, key string) (*yaml.Node, bool) {
 	return found, true
 }
 
-// untouched reports whether an item is a plain object that carries none of the reconciled annotations. Anything
-// unusual is left to the library.
-func untouched(item *yaml.Node) bool {
-	r, ok := readReconciled(item)
-	return ok && r == reconciledAnnos{}
-}
-
-// asPreprocessLeft reports whether an item's reconciled annotations are those preprocess recorded for the item
-// its migration id names.
-func asPreprocessLeft(item *yaml.Node, after map[string]reconciledAnnos) bool {
-	r, ok := readReconciled(item)
-	if !ok || !r.present[migrationID] {
+// asPreprocessLeft reports whether an item's reconciled annotations r are those preprocess recorded for the
+// item its migration id names.
+func asPreprocessLeft(r reconciledAnnos, after map[string]reconciledAnnos) bool {
+	if !r.present[migrationID] {
 		return false
 	}
 	was, found := after[r.value[migrationID]]
@@ -234,8 +227,8 @@ func readLeft(item *yaml.RNode) leftByPreprocess {
 func byMigrationID(left []leftByPreprocess) map[string]reconciledAnnos {
 	out := make(map[string]reconciledAnnos, len(left))
 	for i, l := range left {
-		if l.ok && l.annos.present[migrationID] && l.annos.value[migrationID] == strconv.Itoa(i) {
-			out[l.annos.value[migrationID]] = l.annos
+		if l.ok {
+			out[strconv.Itoa(i)] = l.annos
 		}
 	}
 	return out

@@ -63,6 +63,11 @@ func AppendBlock(buf []byte, s string, indent int) ([]byte, bool) {
 	if !blockShape(s) {
 		return buf, false
 	}
+	return appendBlock(buf, s, indent), true
+}
+
+// appendBlock is AppendBlock for a text known to be block-shaped.
+func appendBlock(buf []byte, s string, indent int) []byte {
 	buf = append(buf, "|\n"...)
 	for s != "" {
 		nl := strings.IndexByte(s, '\n')
@@ -70,7 +75,7 @@ func AppendBlock(buf []byte, s string, indent int) ([]byte, bool) {
 		buf = append(buf, s[:nl+1]...)
 		s = s[nl+1:]
 	}
-	return buf, true
+	return buf
 }
 
 // spaces is long enough for the indentation of any block the writers write directly; deeper ones are built.
@@ -138,11 +143,7 @@ func Splice(b []byte, texts []string) ([]byte, bool) {
 		if len(key) == 0 || bytes.ContainsAny(key, "\"'#:{}[]&*!|>%@`") || key[0] == '-' || key[0] == '?' {
 			return nil, false
 		}
-		out = append(append(out, rest[:at]...), ": "...)
-		var ok bool
-		if out, ok = AppendBlock(out, text, indent+2); !ok {
-			return nil, false // not a text Replace took
-		}
+		out = appendBlock(append(append(out, rest[:at]...), ": "...), text, indent+2) // Replace took only Direct texts
 		rest = rest[at+len(ph):]
 	}
 	return append(out, rest...), true
