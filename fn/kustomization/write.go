@@ -45,19 +45,30 @@ func NewOrder(first, last []string) Order {
 	return Order{rank: rank}
 }
 
-func (o Order) less(a, b resid.ResId) bool {
-	if !a.Gvk.Equals(b.Gvk) {
-		ra, rb := o.rank[a.Kind], o.rank[b.Kind]
+// sortKey is an object's ID with the strings kustomize's comparison builds from it, built once per object.
+type sortKey struct {
+	id        resid.ResId
+	gvk, full string
+}
+
+func keyOf(n *yaml.RNode) sortKey {
+	id := resid.FromRNode(n)
+	return sortKey{id: id, gvk: gvkString(id.Gvk), full: idString(id)}
+}
+
+func (o Order) less(a, b sortKey) bool {
+	if !a.id.Gvk.Equals(b.id.Gvk) {
+		ra, rb := o.rank[a.id.Kind], o.rank[b.id.Kind]
 		if ra != rb {
 			return ra < rb
 		}
 		// kustomize reverses the comparison of two Namespaces when one is core, so the core one comes first.
-		if a.Kind == "Namespace" && b.Kind == "Namespace" && (a.Group == "" || b.Group == "") {
-			return gvkString(a.Gvk) > gvkString(b.Gvk)
+		if a.id.Kind == "Namespace" && b.id.Kind == "Namespace" && (a.id.Group == "" || b.id.Group == "") {
+			return a.gvk > b.gvk
 		}
-		return gvkString(a.Gvk) < gvkString(b.Gvk)
+		return a.gvk < b.gvk
 	}
-	return idString(a) < idString(b)
+	return a.full < b.full
 }
 
 func orEmpty(s, empty string) string {
@@ -92,13 +103,13 @@ func asYAML(n *yaml.RNode) ([]byte, error) {
 // JSON to YAML (kustomize's Resource.AsYAML: keys sorted, comments dropped), separated by "---". Objects are
 // converted on every core.
 func Write(w io.Writer, items []*yaml.RNode, order Order) error {
-	ids := make([]resid.ResId, len(items))
+	keys := make([]sortKey, len(items))
 	idx := make([]int, len(items))
 	for i, it := range items {
-		ids[i] = resid.FromRNode(it)
+		keys[i] = keyOf(it)
 		idx[i] = i
 	}
-	sort.Slice(idx, func(a, b int) bool { return order.less(ids[idx[a]], ids[idx[b]]) })
+	sort.Slice(idx, func(a, b int) bool { return order.less(keys[idx[a]], keys[idx[b]]) })
 	type doc struct {
 		b   []byte
 		err error
