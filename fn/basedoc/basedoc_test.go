@@ -504,6 +504,11 @@ func TestConflicts(t *testing.T) {
 			edit: func(doc map[string]any) {
 				doc["paths"] = map[string]any{"/refunds": map[string]any{"post": map[string]any{"operationId": "createRefund"}}}
 			}},
+		// The merge would put the route's GET / in place of the base's, whose middleware would then name nothing.
+		{name: "the route's GET / beside a route that only changes headers", route: headersOnlyRouteDoc("gwapi-1"),
+			edit: func(doc map[string]any) {
+				doc["paths"] = map[string]any{"/": map[string]any{"get": map[string]any{"operationId": "listPayments"}}}
+			}, want: []string{"the base document describes GET /, which the route's API also serves"}},
 		{name: "operations on / of a route that proxies everything", route: plainRouteDoc("gwapi-1"), edit: func(doc map[string]any) {
 			doc["paths"] = map[string]any{"/": map[string]any{"get": map[string]any{"operationId": "listPayments"}}}
 		}},

@@ -16,6 +16,8 @@ import (
 //     key covers every path under the listen path, so on any path the base describes the router would find
 //     the base's operation (or, for a method the base does not describe there, none), and the route's answer
 //     would not be given there;
+//   - the base describes an operation the route's API also has (the same OpenAPI path and method): the merge
+//     would replace the base's with the route's;
 //   - the base configures middleware under an operationId whose middleware the route sets too;
 //   - the base configures middleware for an operationId that neither it nor the route's API has (Tyk would
 //     silently ignore it).
@@ -23,8 +25,8 @@ import (
 // Either way something the user wrote would silently not apply. Empty when they fit together.
 func (d *Definition) Conflicts(route *tykoas.Document) []string {
 	var out []string
+	basePaths, _ := d.tree["paths"].(map[string]any)
 	if answersItself(route) {
-		basePaths, _ := d.tree["paths"].(map[string]any)
 		for p, item := range basePaths {
 			baseItem, _ := item.(map[string]any)
 			for method := range baseItem {
@@ -32,6 +34,15 @@ func (d *Definition) Conflicts(route *tykoas.Document) []string {
 					out = append(out, fmt.Sprintf("the base document describes %s %s, where Tyk would then not give "+
 						"the answers of the route's own operations (its 404s and redirects cover every path)",
 						strings.ToUpper(method), p))
+				}
+			}
+		}
+	} else {
+		for _, p := range route.OpenAPI.Paths.InMatchingOrder() {
+			baseItem, _ := basePaths[p].(map[string]any)
+			for method := range route.OpenAPI.Paths.Value(p).Operations() {
+				if _, clash := baseItem[strings.ToLower(method)]; clash {
+					out = append(out, fmt.Sprintf("the base document describes %s %s, which the route's API also serves", method, p))
 				}
 			}
 		}
