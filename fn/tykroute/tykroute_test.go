@@ -546,6 +546,12 @@ func TestRouteUpstreamHost(t *testing.T) {
 		tykroute.Route([]*tykoas.Document{plain}, get("shop.example.com", "/x"), tykroute.Options{}).UpstreamHost)
 	assert.Equal(t, "shop.example.com:8080",
 		tykroute.Route([]*tykoas.Document{preserving}, get("shop.example.com:8080", "/x"), tykroute.Options{}).UpstreamHost)
+	answering := api("answering", "/", true, svc, op("GET", mock(404)), func(d *tykoas.Document) {
+		d.Tyk.Upstream.PreserveHostHeader = &tykoas.PreserveHostHeader{Enabled: true}
+	})
+	got := tykroute.Route([]*tykoas.Document{answering}, get("shop.example.com", "/"), tykroute.Options{})
+	assert.Equal(t, 404, got.Status)
+	assert.Empty(t, got.UpstreamHost, "nothing goes upstream when Tyk answers itself")
 }
 
 // TestRouteClassicVariable: Tyk's classic matching reads a {variable} of a path key as ([^/]*) before 5.6 and

@@ -232,6 +232,9 @@ func buildURL(scheme, host, p, rawQuery string) string {
 // upstreamHost is the Host header Tyk sends upstream: with upstream.preserveHostHeader the client's Host as it
 // came (port included), else the host of the one upstream URL; "" when load balancing leaves it open.
 func upstreamHost(api *candidate, clientHost string, ups []Target) string {
+	if len(ups) == 0 {
+		return "" // Tyk answered itself (a mock, a 401, the loop limit): nothing went upstream
+	}
 	if p := api.doc.Tyk.Upstream.PreserveHostHeader; p != nil && p.Enabled {
 		return clientHost
 	}
