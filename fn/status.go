@@ -16,7 +16,7 @@ import (
 )
 
 // writeStatus writes the would-be status of every GatewayClass, Gateway and HTTPRoute of ours onto its item.
-// The status JSON of each object is encoded on every core; the annotations are then set one by one, in order.
+// Each object's status is encoded and set on its own item, on every core.
 func writeStatus(in *read.Result, att *attachment.Result, tr *translate.Output, bases *basedoc.Result, controller string) error {
 	type job struct {
 		key    inventory.Key

@@ -74,6 +74,9 @@ func routerMiddleware(tree map[string]any, route *tykoas.Document) []string {
 	ops, _ := v.(map[string]any)
 	var out []string
 	for _, p := range route.OpenAPI.Paths.InMatchingOrder() {
+		if p != "/" {
+			continue // a "-below" copy of a mock: the middleware clash above reports the base's middleware on it
+		}
 		for _, op := range route.OpenAPI.Paths.Value(p).Operations() {
 			baseOp, _ := ops[op.OperationID].(map[string]any)
 			for _, kind := range routerOnly {

@@ -184,10 +184,10 @@ func versionLabel(v tykroute.Version) string {
 // modelDocument is the document Tyk gets for the API: the route's own, or, when a base document applies, the
 // merged one (its authentication and middleware change what Tyk does), read for what the model knows of it.
 func modelDocument(api *translate.API) (*tykoas.Document, error) {
-	if api.Base == nil {
+	if api.Base == nil && api.Document != nil {
 		return api.Document, nil
 	}
-	b, err := api.Encode()
+	b, err := api.Final()
 	if err != nil {
 		return nil, err
 	}
