@@ -621,3 +621,21 @@ func TestParseVersion(t *testing.T) {
 		assert.Error(t, err, bad)
 	}
 }
+
+// TestRouteRouterStopsAtTheFirstMatchingPath: Tyk's OpenAPI router (kin-openapi's gorillamux) takes the first
+// path key that matches and stops there when it lacks the method (method not allowed), so a mock under a later
+// key is not found: DELETE <listenPath>/refunds, where /refunds has only POST, is proxied, not answered 404 by
+// the DELETE mock under /{rest:.*}; a path /refunds does not match is.
+func TestRouteRouterStopsAtTheFirstMatchingPath(t *testing.T) {
+	doc := api("refunds", "/pay", true, svc, opAt("/refunds", "POST", tykoas.Operation{}), below("DELETE", mock(404)))
+	del := func(path string) tykroute.Request {
+		r := get("h", path)
+		r.Method = "DELETE"
+		return r
+	}
+	stopped := tykroute.Route([]*tykoas.Document{doc}, del("/pay/refunds"), tykroute.Options{})
+	assert.NotEqual(t, 404, stopped.Status, "the router stops at /refunds")
+	assert.NotEmpty(t, stopped.Upstreams)
+	found := tykroute.Route([]*tykoas.Document{doc}, del("/pay/orders"), tykroute.Options{})
+	assert.Equal(t, 404, found.Status, "the DELETE mock under /{rest:.*}")
+}
