@@ -23,14 +23,12 @@ func newConfigureCommand() *cobra.Command {
 	var output, failOn string
 	var detach bool
 	cmd := &cobra.Command{
-		Use:   "configure [--output ConfigMap|TykOasApiDefinition] [--fail-on Error|Warning] [--detach-transformer] DIR",
+		Use:   "configure [--output ConfigMap|TykOasApiDefinition] [--fail-on Error|Warning] DIR | configure --detach-transformer DIR",
 		Short: "Set spec fields of every RenderConfig at or below DIR, in place",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if detach {
-				if err := detachTransformer(args[0]); err != nil || output+failOn == "" {
-					return err
-				}
+				return detachTransformer(args[0])
 			}
 			set := map[string]string{}
 			if output != "" {
@@ -58,6 +56,8 @@ func newConfigureCommand() *cobra.Command {
 	cmd.Flags().StringVar(&failOn, "fail-on", "", "spec.failOn to set")
 	cmd.Flags().BoolVar(&detach, "detach-transformer", false, "remove gateway2tyk from the transformers of DIR's "+
 		"kustomization, for `kustomize build DIR | gateway2tyk render -k DIR -` (exit status 3 when DIR must keep it)")
+	cmd.MarkFlagsMutuallyExclusive("detach-transformer", "output")
+	cmd.MarkFlagsMutuallyExclusive("detach-transformer", "fail-on")
 	return cmd
 }
 

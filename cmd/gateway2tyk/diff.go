@@ -23,7 +23,7 @@ func newDiffCommand() *cobra.Command {
 			"listeners and Gateways, and the results that appear or disappear. With --git it compares PATH at git\n" +
 			"revision REV with the working tree, or with revision REV2.\n\n" +
 			"Risky changes are marked; those of a kind --fail-on names make the exit status 1. Kinds: " +
-			strings.Join(kindNames(apidiff.RiskKinds), ", ") + ", all, none.\n" +
+			strings.Join(apidiff.KindNames(apidiff.RiskKinds), ", ") + ", all, none.\n" +
 			"Exit status: 0 no failing change, 1 a failing change, 2 a usage error.",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if gitForm {
@@ -79,7 +79,7 @@ func newDiffCommand() *cobra.Command {
 	}
 	cmd.Flags().StringVarP(&configPath, "config", "c", "", "the function config for both sides (a RenderConfig or a ConfigMap)")
 	cmd.Flags().StringVarP(&output, "output", "o", "text", "text, markdown (a pull request comment) or json")
-	cmd.Flags().StringVar(&failOn, "fail-on", strings.Join(kindNames(apidiff.DefaultFailOn), ","),
+	cmd.Flags().StringVar(&failOn, "fail-on", strings.Join(apidiff.KindNames(apidiff.DefaultFailOn), ","),
 		"the kinds of risky change that make the exit status 1, separated by commas")
 	cmd.Flags().BoolVar(&gitForm, "git", false, "compare PATH at git revision REV with the working tree (or with REV2)")
 	return cmd
@@ -108,7 +108,7 @@ func gitSides(args []string, configPath string) (*apidiff.Snapshot, *apidiff.Sna
 		return nil, nil, err
 	}
 	defer os.RemoveAll(tmp)
-	side := func(name, rev, dir string) ([]string, error) {
+	side := func(rev, dir string) ([]string, error) {
 		p, present, err := revs.Extract(rev, filepath.Join(tmp, dir))
 		if err != nil {
 			return nil, usage("diff %v", err)
@@ -118,13 +118,13 @@ func gitSides(args []string, configPath string) (*apidiff.Snapshot, *apidiff.Sna
 		}
 		return []string{p}, nil
 	}
-	oldPaths, err := side("OLD", args[0], "old")
+	oldPaths, err := side(args[0], "old")
 	if err != nil {
 		return nil, nil, err
 	}
 	var newPaths []string
 	if len(args) == 3 {
-		if newPaths, err = side("NEW", args[1], "new"); err != nil {
+		if newPaths, err = side(args[1], "new"); err != nil {
 			return nil, nil, err
 		}
 	} else if _, err := os.Stat(path); err == nil {
@@ -160,12 +160,4 @@ func loadSide(name string, paths []string, configPath string) (*apidiff.Snapshot
 		return nil, usage("diff: %s: %v", name, err)
 	}
 	return s, nil
-}
-
-func kindNames(kinds []apidiff.RiskKind) []string {
-	out := make([]string, len(kinds))
-	for i, k := range kinds {
-		out[i] = string(k)
-	}
-	return out
 }

@@ -53,10 +53,13 @@ func ParseFailOn(s string) (map[RiskKind]bool, error) {
 	return out, nil
 }
 
-func kindList(kinds []RiskKind) string {
+func kindList(kinds []RiskKind) string { return strings.Join(KindNames(kinds), ", ") }
+
+// KindNames are the kinds' names, in their order.
+func KindNames(kinds []RiskKind) []string {
 	s := make([]string, len(kinds))
 	for i, k := range kinds {
 		s[i] = string(k)
 	}
-	return strings.Join(s, ", ")
+	return s
 }

@@ -8,6 +8,8 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/gateway2tyk/gateway2tyk/fn/status"
 )
 
 // objectStatus is the part of a status annotation the diff reads, in the Gateway API's own types: the
@@ -128,7 +130,7 @@ func acceptanceLost(o Object, old, new []gwv1.RouteParentStatus) []Change {
 	accepted := func(ps []gwv1.RouteParentStatus) []string {
 		var names []string
 		for _, p := range ps {
-			if c := findCondition(p.Conditions, string(gwv1.RouteConditionAccepted)); c != nil && healthy(c) {
+			if c := status.Find(p.Conditions, string(gwv1.RouteConditionAccepted)); c != nil && healthy(c) {
 				names = append(names, parentName(o, p.ParentRef))
 			}
 		}
@@ -194,7 +196,7 @@ func conditionChanges(prefix string, old, new []metav1.Condition, routeParent bo
 	sort.Strings(names)
 	var out []Change
 	for _, t := range names {
-		a, b := findCondition(old, t), findCondition(new, t)
+		a, b := status.Find(old, t), status.Find(new, t)
 		if conditionText(a) == conditionText(b) {
 			continue
 		}
@@ -213,15 +215,6 @@ func conditionChanges(prefix string, old, new []metav1.Condition, routeParent bo
 		out = append(out, c)
 	}
 	return out
-}
-
-func findCondition(list []metav1.Condition, t string) *metav1.Condition {
-	for i := range list {
-		if list[i].Type == t {
-			return &list[i]
-		}
-	}
-	return nil
 }
 
 // healthy reports whether a condition is as it should be: True, except for the conditions whose True is the

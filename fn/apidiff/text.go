@@ -9,12 +9,12 @@ import (
 // WriteText writes the report for a terminal: sections only when they have something, the summary last.
 func (r *Report) WriteText(w io.Writer) error {
 	var b strings.Builder
-	failing := r.failingSubjects()
-	mark := func(kind RiskKind, subject string) string {
+	failing := r.failingKinds()
+	mark := func(kind RiskKind) string {
 		if kind == "" {
 			return ""
 		}
-		if failing[subject] {
+		if failing[kind] {
 			return "  [risk: " + string(kind) + ", fails]"
 		}
 		return "  [risk: " + string(kind) + "]"
@@ -22,7 +22,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	if len(r.Removed) > 0 {
 		fmt.Fprintf(&b, "APIs removed (%d)\n", len(r.Removed))
 		for _, a := range r.Removed {
-			fmt.Fprintf(&b, "  - %s%s\n", a, mark(RiskAPIRemoved, "API "+a.String()))
+			fmt.Fprintf(&b, "  - %s%s\n", a, mark(RiskAPIRemoved))
 		}
 	}
 	if len(r.Added) > 0 {
@@ -36,7 +36,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		for _, c := range r.Changed {
 			fmt.Fprintf(&b, "  ~ %s\n", c.Ref)
 			for _, a := range c.Aspects {
-				fmt.Fprintf(&b, "      %s%s\n", a.Aspect, mark(a.Risk, "API "+c.Ref.String()+": "+a.Aspect))
+				fmt.Fprintf(&b, "      %s%s\n", a.Aspect, mark(a.Risk))
 				for _, l := range a.Removed {
 					fmt.Fprintf(&b, "        - %s\n", l)
 				}
@@ -51,8 +51,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		for _, s := range r.Status {
 			fmt.Fprintf(&b, "  %s\n", s.Object)
 			for _, c := range s.Changes {
-				fmt.Fprintf(&b, "      %s: %s -> %s%s\n", c.Subject, c.Old, c.New,
-					mark(c.Risk, s.Object.String()+": "+c.Subject))
+				fmt.Fprintf(&b, "      %s: %s -> %s%s\n", c.Subject, c.Old, c.New, mark(c.Risk))
 			}
 		}
 	}
@@ -71,12 +70,12 @@ func (r *Report) WriteText(w io.Writer) error {
 	return err
 }
 
-// failingSubjects are the subjects of the risks that fail, as Compare wrote them.
-func (r *Report) failingSubjects() map[string]bool {
-	out := map[string]bool{}
+// failingKinds are the kinds of risk that fail (--fail-on selects kinds, so a risk fails by its kind).
+func (r *Report) failingKinds() map[RiskKind]bool {
+	out := map[RiskKind]bool{}
 	for _, risk := range r.Risks {
 		if risk.Failing {
-			out[risk.Subject] = true
+			out[risk.Kind] = true
 		}
 	}
 	return out
