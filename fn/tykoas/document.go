@@ -90,7 +90,8 @@ func (d *Document) DeclarePathParameter(path, name string) {
 // function of the document's content only, so rendering the same input twice
 // gives byte-identical files that diff cleanly.
 //
-// The documents the render makes are written directly (appendDocument); anything else is EncodeTree(Tree()).
+// The documents the render makes are written directly (appendDocument); anything else is EncodeTree of the JSON
+// round trip.
 func (d *Document) Encode() ([]byte, error) {
 	if err := d.check(); err != nil {
 		return nil, err
@@ -99,7 +100,7 @@ func (d *Document) Encode() ([]byte, error) {
 		directDocuments.Add(1)
 		return out, nil
 	}
-	tree, err := d.tree()
+	tree, err := d.treeRoundTrip()
 	if err != nil {
 		return nil, err
 	}
@@ -131,10 +132,11 @@ func (d *Document) check() error {
 	return nil
 }
 
-// tree is Tree of a checked document.
+// tree is Tree of a checked document: the generic values of the JSON Encode writes directly (what the JSON
+// round trip decodes to, since those bytes are the round trip's), else the round trip itself.
 func (d *Document) tree() (map[string]any, error) {
-	if top, ok := d.treeDirect(); ok {
-		return top, nil
+	if b, ok := d.appendDocument(make([]byte, 0, d.sizeHint())); ok {
+		return ParseTree(b)
 	}
 	return d.treeRoundTrip()
 }
