@@ -13,7 +13,7 @@ import (
 // appendDocument appends what Encode writes for the documents the render makes, straight from the typed values:
 // at fleet scale, building the generic tree (kin-openapi's MarshalYAML maps copied into ours) and sorting its keys
 // was a large part of the KRM function's time and garbage. It reports false for anything it does not write
-// exactly as EncodeTree writes the JSON round trip of Tree, and Encode then takes that path. directjson_test.go
+// exactly as EncodeTree writes the document's JSON round trip, and Encode then takes that path. directjson_test.go
 // compares the bytes with the round trip's on random documents and on OpenAPI content it must refuse.
 //
 // Exactness is kept by writing little and refusing the rest:
