@@ -16,7 +16,7 @@ import (
 // sends requests to into a real open-source Tyk Gateway, and checks that the table's requests, and the
 // requests explaincheck generates to cover every API, get from the Gateway the answer explain gives.
 func TestRealTykRequestTables(t *testing.T) {
-	g := realtyk.Start(t, realtyk.Find(t), realtyk.Options{})
+	g := realtyk.Start(t, realtyk.Find(t))
 	version, err := tykroute.ParseVersion(g.Version)
 	if err != nil {
 		t.Fatalf("the Gateway's /hello: %v", err)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"sigs.k8s.io/kustomize/kyaml/kio"
@@ -21,7 +22,7 @@ import (
 // checks that every request covering them gets the answer explain gives (explaincheck).
 func TestRealTykExamples(t *testing.T) {
 	root := repoRoot(t)
-	g := realtyk.Start(t, realtyk.Find(t), realtyk.Options{})
+	g := realtyk.Start(t, realtyk.Find(t))
 	version, err := tykroute.ParseVersion(g.Version)
 	if err != nil {
 		t.Fatalf("the Gateway's /hello: %v", err)
@@ -50,7 +51,7 @@ func TestRealTykExamples(t *testing.T) {
 // Gateways with HTTPS and HTTP listeners, method matches, header filters, canary weights, prefix rewrites,
 // redirects, headless backends and invalid routes of every kind the generator makes).
 func TestRealTykFleet(t *testing.T) {
-	g := realtyk.Start(t, realtyk.Find(t), realtyk.Options{})
+	g := realtyk.Start(t, realtyk.Find(t))
 	version, err := tykroute.ParseVersion(g.Version)
 	if err != nil {
 		t.Fatalf("the Gateway's /hello: %v", err)
@@ -104,7 +105,7 @@ func renderExample(t *testing.T, dir string) *fn.Output {
 			t.Fatal(err)
 		}
 		cm := yaml.NewMapRNode(nil)
-		name := trimExt(filepath.Base(b))
+		name := strings.TrimSuffix(filepath.Base(b), filepath.Ext(b))
 		for _, f := range []yaml.Filter{
 			yaml.SetField("apiVersion", yaml.NewStringRNode("v1")), yaml.SetField("kind", yaml.NewStringRNode("ConfigMap")),
 		} {
@@ -131,5 +132,3 @@ func renderExample(t *testing.T, dir string) *fn.Output {
 	}
 	return out
 }
-
-func trimExt(name string) string { return name[:len(name)-len(filepath.Ext(name))] }

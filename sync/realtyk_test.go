@@ -335,7 +335,7 @@ const foreignDoc = `{"openapi":"3.0.3","info":{"title":"petstore","version":"1"}
 
 // startReal starts a real Gateway holding one API that is not ours.
 func startReal(t *testing.T) *realTarget {
-	g := realtyk.Start(t, realtyk.Find(t), realtyk.Options{})
+	g := realtyk.Start(t, realtyk.Find(t))
 	require.NoError(t, g.Replace(map[string][]byte{"petstore": []byte(foreignDoc)}))
 	return &realTarget{g: g, obs: newObserver()}
 }
@@ -378,7 +378,7 @@ func TestRealTykSync(t *testing.T) {
 	r = rt.sync(t, "4 orders route edited", v2, 0, target.Retry{})
 	require.NoError(t, r.err)
 	assert.Zero(t, r.rep.Failed)
-	assert.Equal(t, sortedIDs(edited.routes["shop/orders"]), r.ids(plan.Update))
+	assert.Equal(t, sorted(edited.routes["shop/orders"]), r.ids(plan.Update))
 	assert.Equal(t, len(all)-len(edited.routes["shop/orders"]), r.done(plan.Unchanged))
 	assert.Equal(t, 1, count(r.calls, "GET /tyk/reload/group"))
 	rt.requireServes(t, v2, "petstore")
@@ -417,7 +417,7 @@ func TestRealTykSync(t *testing.T) {
 	r = rt.sync(t, "7 catalog route removed", v4, 0, target.Retry{})
 	require.NoError(t, r.err)
 	assert.Zero(t, r.rep.Failed)
-	assert.Equal(t, sortedIDs(withTLS.routes["shop/catalog"]), r.ids(plan.Delete))
+	assert.Equal(t, sorted(withTLS.routes["shop/catalog"]), r.ids(plan.Delete))
 	assert.Equal(t, len(v4.APIs), r.done(plan.Unchanged))
 	rt.requireServes(t, v4, "petstore")
 
@@ -428,8 +428,8 @@ func TestRealTykSync(t *testing.T) {
 	v5 := for54(t, swapped.stream, syncSecret)
 	r = rt.sync(t, "8 catalog back, orders removed, 1 ms wait", v5, time.Millisecond, target.Retry{})
 	require.NoError(t, r.err)
-	assert.Equal(t, sortedIDs(swapped.routes["shop/catalog"]), r.ids(plan.Create))
-	assert.Equal(t, sortedIDs(withTLS.routes["shop/orders"]), r.ids(plan.Delete))
+	assert.Equal(t, sorted(swapped.routes["shop/catalog"]), r.ids(plan.Create))
+	assert.Equal(t, sorted(withTLS.routes["shop/orders"]), r.ids(plan.Delete))
 	assert.Contains(t, r.out, "reload: failed: the Gateway does not serve what it was given 1ms after the reload")
 	assert.Equal(t, 1, r.rep.Failed, "the reload's wait counts as failed")
 	r = rt.sync(t, "9 right after, reload in progress", for54(t, swapped.stream, syncSecret), 0, target.Retry{})
@@ -445,12 +445,6 @@ func TestRealTykSync(t *testing.T) {
 	assert.Equal(t, len(v5.APIs), r.done(plan.Unchanged))
 	assert.Empty(t, writes(r.calls))
 	assert.Zero(t, r.reloads, "the Gateway did not reload")
-}
-
-func sortedIDs(ids []string) []string {
-	out := append([]string(nil), ids...)
-	sort.Strings(out)
-	return out
 }
 
 func rnode(t *testing.T, obj any) *yaml.RNode {
@@ -510,7 +504,7 @@ func TestRealTykSyncFaults(t *testing.T) {
 	t.Logf("%s:\n%s%s", fr.name, out.String(), log.String())
 	require.NoError(t, err)
 	rt.row(fr)
-	assert.Equal(t, sortedIDs(edited.routes["shop/orders"]), fr.ids(plan.Update), "the update went through before the stop")
+	assert.Equal(t, sorted(edited.routes["shop/orders"]), fr.ids(plan.Update), "the update went through before the stop")
 	assert.Zero(t, fr.done(plan.Delete))
 	assert.Contains(t, log.String(), "delete "+basic.routes["shop/catalog"][0])
 	assert.Contains(t, log.String(), "connection refused")
@@ -526,7 +520,7 @@ func TestRealTykSyncFaults(t *testing.T) {
 	r = rt.sync(t, "3 Gateway back: converges", for54(t, edited.stream), 0, target.Retry{})
 	require.NoError(t, r.err)
 	assert.Zero(t, r.rep.Failed)
-	assert.Equal(t, sortedIDs(basic.routes["shop/catalog"]), r.ids(plan.Delete))
+	assert.Equal(t, sorted(basic.routes["shop/catalog"]), r.ids(plan.Delete))
 	rt.requireServes(t, v2, "petstore")
 	r = rt.sync(t, "4 right after", for54(t, edited.stream), 0, target.Retry{})
 	require.NoError(t, r.err)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -100,22 +101,10 @@ func (g *Gateway) reloadUntil(want []string) error {
 		// Tyk swaps in the new router before it replaces the set it lists (loadApps), so once the listing
 		// shows the new set, requests meet the new router.
 		var err error
-		if got, err = g.LoadedIDs(); err == nil && equal(got, want) {
+		if got, err = g.LoadedIDs(); err == nil && slices.Equal(got, want) {
 			return nil
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
 	return fmt.Errorf("after the reload the Gateway lists %v, want %v", got, want)
-}
-
-func equal(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

@@ -58,7 +58,7 @@ func (p *upstreamProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		p.byID[id] = rec
 		p.mu.Unlock()
 	}
-	if strings.HasSuffix(hostOf(r.URL.Host), ".invalid") {
+	if strings.HasSuffix(r.URL.Hostname(), ".invalid") {
 		if hj, ok := w.(http.Hijacker); ok {
 			if conn, _, err := hj.Hijack(); err == nil {
 				_ = conn.Close()
@@ -84,11 +84,4 @@ func (p *upstreamProxy) take(id string) (UpstreamRequest, bool) {
 	rec, ok := p.byID[id]
 	delete(p.byID, id)
 	return rec, ok
-}
-
-func hostOf(hostport string) string {
-	if h, _, err := net.SplitHostPort(hostport); err == nil {
-		return h
-	}
-	return hostport
 }
