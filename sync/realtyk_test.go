@@ -22,6 +22,7 @@ import (
 	"github.com/gateway2tyk/gateway2tyk/e2e/realtyk"
 	"github.com/gateway2tyk/gateway2tyk/fn"
 	"github.com/gateway2tyk/gateway2tyk/fn/config"
+	"github.com/gateway2tyk/gateway2tyk/fn/tykroute"
 	tyksync "github.com/gateway2tyk/gateway2tyk/sync"
 	"github.com/gateway2tyk/gateway2tyk/sync/plan"
 	"github.com/gateway2tyk/gateway2tyk/sync/source"
@@ -142,8 +143,9 @@ func for54(t *testing.T, stream string, extra ...string) *source.Set {
 		var doc map[string]any
 		require.NoError(t, json.Unmarshal(a.Document, &doc))
 		if up, ok := doc["x-tyk-api-gateway"].(map[string]any)["upstream"].(map[string]any); ok {
-			delete(up, "preserveHostHeader")
-			delete(up, "loadBalancing")
+			for _, f := range tykroute.NewerUpstreamFields {
+				delete(up, f)
+			}
 		}
 		set.APIs[i].Document, err = json.Marshal(doc)
 		require.NoError(t, err)

@@ -35,13 +35,9 @@ func (e *TooOldError) Error() string {
 
 func (e *TooOldError) Is(target error) bool { return target == ErrTargetTooOld }
 
-// newerFields are the fields of x-tyk-api-gateway.upstream that a Tyk Gateway older than tykroute.MinVersion
-// does not have in its schema, so that it refuses every API that sets one.
-var newerFields = []string{"preserveHostHeader", "loadBalancing"}
-
 const givenByFlag = "given with --tyk-version"
 
-// fieldsNeedingNewer returns the fields of newerFields the rendered APIs set, with how many APIs set each.
+// fieldsNeedingNewer returns the fields of tykroute.NewerUpstreamFields the rendered APIs set, with how many APIs set each.
 func fieldsNeedingNewer(apis []plan.Desired) []string {
 	count := map[string]int{}
 	for _, a := range apis {
@@ -53,14 +49,14 @@ func fieldsNeedingNewer(apis []plan.Desired) []string {
 		if json.Unmarshal(a.Document, &probe) != nil {
 			continue
 		}
-		for _, f := range newerFields {
+		for _, f := range tykroute.NewerUpstreamFields {
 			if _, ok := probe.Tyk.Upstream[f]; ok {
 				count[f]++
 			}
 		}
 	}
 	var out []string
-	for _, f := range newerFields {
+	for _, f := range tykroute.NewerUpstreamFields {
 		if n := count[f]; n > 0 {
 			out = append(out, fmt.Sprintf("upstream.%s (%d %s)", f, n, plural(n, "API", "APIs")))
 		}

@@ -14,6 +14,10 @@ type Version struct{ Major, Minor int }
 // one. It is also the version the model answers for unless told otherwise.
 var MinVersion = Version{5, 8}
 
+// NewerUpstreamFields are the fields of x-tyk-api-gateway.upstream that a Tyk Gateway older than MinVersion does
+// not have in its schema (it refuses every API that sets one).
+var NewerUpstreamFields = []string{"preserveHostHeader", "loadBalancing"}
+
 // orderedByListenPath is TT-13507 (Tyk 5.8.0): from then on APIs with a custom domain come before those without,
 // then longer listen paths first; before, APIs were ordered by the length of their custom domain string first.
 var orderedByListenPath = Version{5, 8}
