@@ -1,7 +1,6 @@
 package conformance
 
 import (
-	"os"
 	"slices"
 	"testing"
 
@@ -9,7 +8,6 @@ import (
 
 	"github.com/gateway2tyk/gateway2tyk/e2e/explaincheck"
 	"github.com/gateway2tyk/gateway2tyk/e2e/realtyk"
-	"github.com/gateway2tyk/gateway2tyk/fn/tykroute"
 )
 
 // TestRealTykRequestTables renders each request table's manifests, loads the APIs of the Gateways the table
@@ -17,14 +15,9 @@ import (
 // requests explaincheck generates to cover every API, get from the Gateway the answer explain gives.
 func TestRealTykRequestTables(t *testing.T) {
 	g := realtyk.Start(t, realtyk.Find(t))
-	version, err := tykroute.ParseVersion(g.Version)
-	if err != nil {
-		t.Fatalf("the Gateway's /hello: %v", err)
-	}
 	dir := conformanceDir(t)
 	base := readManifests(t, dir, "base/manifests.yaml")
 	secrets := suiteSecrets(t)
-	keepGoing := os.Getenv("EXPLAINCHECK_KEEP_GOING") != ""
 	var total explaincheck.Tally
 	for _, rt := range requestTables {
 		t.Run(rt.ShortName, func(t *testing.T) {
@@ -41,12 +34,8 @@ func TestRealTykRequestTables(t *testing.T) {
 				}
 				requests = append(requests, tableRequest(c))
 			}
-			tally := explaincheck.Check(t, g, out, version, explaincheck.Options{
-				KeepGoing: keepGoing, Gateways: gateways, Extra: requests})
+			tally := explaincheck.Check(t, g, out, explaincheck.Options{Gateways: gateways, Extra: requests})
 			t.Logf("%s: %d requests compared with explain, %d agreed", rt.ShortName, tally.Compared, tally.Agreed)
-			for _, d := range tally.Disagreements {
-				t.Error(d)
-			}
 			total.Compared += tally.Compared
 			total.Agreed += tally.Agreed
 		})

@@ -15,7 +15,6 @@ import (
 	"github.com/gateway2tyk/gateway2tyk/e2e/realtyk"
 	"github.com/gateway2tyk/gateway2tyk/fn"
 	"github.com/gateway2tyk/gateway2tyk/fn/config"
-	"github.com/gateway2tyk/gateway2tyk/fn/tykroute"
 )
 
 // TestRealTykExamples renders every example (and the stories of testdata/realtyk), loads each Gateway's APIs into a real open-source Tyk Gateway and
@@ -23,11 +22,6 @@ import (
 func TestRealTykExamples(t *testing.T) {
 	root := repoRoot(t)
 	g := realtyk.Start(t, realtyk.Find(t))
-	version, err := tykroute.ParseVersion(g.Version)
-	if err != nil {
-		t.Fatalf("the Gateway's /hello: %v", err)
-	}
-	keepGoing := os.Getenv("EXPLAINCHECK_KEEP_GOING") != ""
 	var total explaincheck.Tally
 	for _, ex := range []string{"examples/basic", "examples/kpt", "examples/storefront", "examples/secured", "e2e/testdata/realtyk/base-middleware"} {
 		t.Run(ex, func(t *testing.T) {
@@ -35,11 +29,8 @@ func TestRealTykExamples(t *testing.T) {
 			if len(out.Translation.APIs) == 0 {
 				t.Fatalf("%s renders no API", ex)
 			}
-			tally := explaincheck.Check(t, g, out, version, explaincheck.Options{KeepGoing: keepGoing})
+			tally := explaincheck.Check(t, g, out, explaincheck.Options{})
 			t.Logf("%s: %d requests compared with explain, %d agreed", ex, tally.Compared, tally.Agreed)
-			for _, d := range tally.Disagreements {
-				t.Error(d)
-			}
 			total.Compared += tally.Compared
 			total.Agreed += tally.Agreed
 		})
@@ -52,10 +43,6 @@ func TestRealTykExamples(t *testing.T) {
 // redirects, headless backends and invalid routes of every kind the generator makes).
 func TestRealTykFleet(t *testing.T) {
 	g := realtyk.Start(t, realtyk.Find(t))
-	version, err := tykroute.ParseVersion(g.Version)
-	if err != nil {
-		t.Fatalf("the Gateway's /hello: %v", err)
-	}
 	var buf bytes.Buffer
 	resourcelist.Generate(&buf, 60, 1)
 	rw := &kio.ByteReadWriter{Reader: &buf}
@@ -71,10 +58,7 @@ func TestRealTykFleet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tally := explaincheck.Check(t, g, out, version, explaincheck.Options{KeepGoing: os.Getenv("EXPLAINCHECK_KEEP_GOING") != ""})
-	for _, d := range tally.Disagreements {
-		t.Error(d)
-	}
+	tally := explaincheck.Check(t, g, out, explaincheck.Options{})
 	t.Logf("fleet of 60 routes, %d APIs: %d requests compared with explain, %d agreed (Tyk Gateway %s)",
 		len(out.Translation.APIs), tally.Compared, tally.Agreed, g.Version)
 }

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"os"
 	"slices"
 	"sort"
 	"strings"
@@ -30,17 +31,14 @@ type Request struct {
 }
 
 // Tally counts the requests compared and how many agreed.
-type Tally struct {
-	Compared, Agreed int
-	// Disagreements name each request that disagreed with both answers (filled only with KeepGoing).
-	Disagreements []string
-}
+type Tally struct{ Compared, Agreed int }
+
+// KeepGoingEnv, set to anything, makes a check compare every request and report each disagreement, instead of
+// stopping at the first (for measuring how far a model is from the Gateway).
+const KeepGoingEnv = "EXPLAINCHECK_KEEP_GOING"
 
 // Options change a check.
 type Options struct {
-	// KeepGoing compares every request and reports all disagreements at the end, instead of stopping at the
-	// first (for measuring how far a model is from the Gateway).
-	KeepGoing bool
 	// Extra requests are sent to every Gateway checked, besides the generated ones.
 	Extra []Request
 	// Gateways, when set, are the Gateways (namespace/name) to check; the others are left out.
@@ -55,9 +53,14 @@ const clientHeader = "X-Client-Header"
 
 // Check compares, Gateway by Gateway, what g does with the generated requests with explain's answers for the
 // version g runs. The render's documents are adapted to that version first (see ForVersion), so the model and
-// the Gateway see the same documents.
-func Check(t *testing.T, g *realtyk.Gateway, out *fn.Output, version tykroute.Version, opt Options) Tally {
+// the Gateway see the same documents. It fails t at the first disagreement (see KeepGoingEnv).
+func Check(t *testing.T, g *realtyk.Gateway, out *fn.Output, opt Options) Tally {
 	t.Helper()
+	version, err := tykroute.ParseVersion(g.Version)
+	if err != nil {
+		t.Fatalf("the Gateway's version (/hello, or TYK_GATEWAY_VERSION): %v", err)
+	}
+	keepGoing := os.Getenv(KeepGoingEnv) != ""
 	ForVersion(out.Translation, version)
 	var tally Tally
 	for _, gw := range out.Attachment.Gateways {
@@ -96,10 +99,10 @@ func Check(t *testing.T, g *realtyk.Gateway, out *fn.Output, version tykroute.Ve
 			if diffs := Compare(ans, sent, got); len(diffs) > 0 {
 				msg := fmt.Sprintf("Gateway %s, %s: the real Tyk Gateway (%s) and explain disagree:\n  %s\n  explain: %s\n  Tyk:     %s",
 					name, sent, g.Version, strings.Join(diffs, "\n  "), describeAnswer(ans), describeResponse(got))
-				if !opt.KeepGoing {
+				if !keepGoing {
 					t.Fatal(msg)
 				}
-				tally.Disagreements = append(tally.Disagreements, msg)
+				t.Error(msg)
 				continue
 			}
 			tally.Agreed++
