@@ -3,7 +3,9 @@ package apidiff
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 
@@ -114,7 +116,7 @@ func describeOperations(f Facts, tree map[string]any, x tykoas.XTykAPIGateway) {
 		id, _ := op["operationId"].(string)
 		return id
 	}
-	for _, p := range sortedKeys(paths) {
+	for _, p := range slices.Sorted(maps.Keys(paths)) {
 		item, _ := paths[p].(map[string]any)
 		for _, m := range methods {
 			if _, ok := item[strings.ToLower(m)].(map[string]any); !ok {
@@ -259,7 +261,7 @@ func authentication(tree map[string]any) string {
 	if len(schemes) == 0 {
 		return "on"
 	}
-	return "on (" + strings.Join(sortedKeys(schemes), ", ") + ")"
+	return "on (" + strings.Join(slices.Sorted(maps.Keys(schemes)), ", ") + ")"
 }
 
 // rateLimit is the API-wide rate limit (a base document's upstream.rateLimit).
@@ -294,7 +296,7 @@ func unclaimed(tree map[string]any) []string {
 		skip[c] = true
 	}
 	var out []string
-	for _, k := range sortedKeys(tree) {
+	for _, k := range slices.Sorted(maps.Keys(tree)) {
 		out = append(out, leaves(k, tree[k], skip)...)
 	}
 	for i, l := range out {
@@ -310,7 +312,7 @@ func leaves(path string, v any, skip map[string]bool) []string {
 	switch t := v.(type) {
 	case map[string]any:
 		var out []string
-		for _, k := range sortedKeys(t) {
+		for _, k := range slices.Sorted(maps.Keys(t)) {
 			out = append(out, leaves(path+"."+k, t[k], skip)...)
 		}
 		return out
@@ -335,13 +337,4 @@ func lookup(tree map[string]any, dotted string) any {
 		cur = m[k]
 	}
 	return cur
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

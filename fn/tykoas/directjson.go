@@ -2,6 +2,7 @@ package tykoas
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strconv"
@@ -198,16 +199,6 @@ func (w *jsonWriter) strs(ss []string) {
 	w.close(']')
 }
 
-// sortedKeys is the keys of m in the order encoding/json writes them.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
-
 // The OpenAPI part, type by type as its MarshalYAML writes it; a nil pointer is null, as encoding/json writes it.
 
 func (w *jsonWriter) info(x *openapi3.Info) {
@@ -236,7 +227,7 @@ func (w *jsonWriter) paths(x *openapi3.Paths) {
 	}
 	items := x.Map()
 	w.open('{')
-	for _, k := range sortedKeys(items) {
+	for _, k := range slices.Sorted(maps.Keys(items)) {
 		w.key(k)
 		w.pathItem(items[k])
 	}
@@ -299,7 +290,7 @@ func (w *jsonWriter) responses(x *openapi3.Responses) {
 	}
 	rs := x.Map()
 	w.open('{')
-	for _, k := range sortedKeys(rs) {
+	for _, k := range slices.Sorted(maps.Keys(rs)) {
 		w.key(k)
 		w.responseRef(rs[k])
 	}
@@ -512,7 +503,7 @@ func (w *jsonWriter) middleware(x *Middleware) {
 	if len(x.Operations) > 0 {
 		w.key("operations")
 		w.open('{')
-		for _, id := range sortedKeys(x.Operations) {
+		for _, id := range slices.Sorted(maps.Keys(x.Operations)) {
 			w.key(id)
 			op := x.Operations[id]
 			w.tykOperation(&op)
