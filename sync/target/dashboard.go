@@ -192,13 +192,14 @@ func write(ctx context.Context, c *client, r request) error {
 	return expect(r, resp)
 }
 
-// remove sends a delete: 404 is success too (a retried delete whose first attempt went through).
+// remove sends a delete: 404 is success too (a retried delete whose first attempt went through), and so is an
+// answer the request marks final (a Gateway's "Delete failed" for a file already gone).
 func remove(ctx context.Context, c *client, r request) error {
 	resp, err := c.do(ctx, r)
 	if err != nil {
 		return err
 	}
-	if is2xx(resp.status) || resp.status == http.StatusNotFound {
+	if is2xx(resp.status) || resp.status == http.StatusNotFound || (r.final != nil && r.final(resp.status, resp.body)) {
 		return nil
 	}
 	return expect(r, resp)

@@ -80,14 +80,7 @@ func (g *gateway) Update(ctx context.Context, id string, body []byte) error {
 func (g *gateway) Delete(ctx context.Context, id string) error {
 	r := gatewayDelete.request(id, nil, nil, "")
 	r.final = fileGone
-	resp, err := g.c.do(ctx, r)
-	if err != nil {
-		return err
-	}
-	if is2xx(resp.status) || resp.status == http.StatusNotFound || fileGone(resp.status, resp.body) {
-		return nil
-	}
-	return expect(r, resp)
+	return remove(ctx, g.c, r)
 }
 
 func fileGone(status int, body []byte) bool {
