@@ -267,13 +267,19 @@ func (rt *realTarget) client(t *testing.T, retry target.Retry) target.Target {
 	return tg
 }
 
-func (rt *realTarget) sync(t *testing.T, name string, set *source.Set, settle time.Duration, retry target.Retry) realRun {
+func (rt *realTarget) sync(t *testing.T, name string, set *source.Set, settle time.Duration) realRun {
+	t.Helper()
+	return rt.syncWith(t, name, set, tyksync.Options{Settle: settle}, target.Retry{})
+}
+
+// syncWith is sync with other options (the set, target, output and log are the run's own) and retries.
+func (rt *realTarget) syncWith(t *testing.T, name string, set *source.Set, o tyksync.Options, retry target.Retry) realRun {
 	t.Helper()
 	var out, log bytes.Buffer
 	rt.obs.take()
 	before := rt.g.Reloads()
-	rep, err := tyksync.Run(context.Background(), tyksync.Options{Set: set, Target: rt.client(t, retry),
-		Settle: settle, Out: &out, Err: &log})
+	o.Set, o.Target, o.Out, o.Err = set, rt.client(t, retry), &out, &log
+	rep, err := tyksync.Run(context.Background(), o)
 	answers := rt.obs.answered()
 	r := realRun{name: name, rep: rep, err: err, out: out.String(), log: log.String(), calls: rt.obs.take(),
 		reloads: rt.g.Reloads() - before, answers: writes(answers)}
@@ -354,7 +360,7 @@ func TestRealTykSync(t *testing.T) {
 	all := v1.APIs
 
 	// The first sync creates every API and reloads once; the foreign API stays.
-	r := rt.sync(t, "1 first sync of examples/basic", v1, 0, target.Retry{})
+	r := rt.sync(t, "1 first sync of examples/basic", v1, 0)
 	require.NoError(t, r.err)
 	assert.Zero(t, r.rep.Failed)
 	assert.Equal(t, len(all), r.done(plan.Create))
@@ -365,7 +371,7 @@ func TestRealTykSync(t *testing.T) {
 
 	// The next runs, each started right after the one before, find every API unchanged: no write, no reload.
 	for _, name := range []string{"2 second run, right after", "3 third run"} {
-		r = rt.sync(t, name, for54(t, basic.stream), 0, target.Retry{})
+		r = rt.sync(t, name, for54(t, basic.stream), 0)
 		require.NoError(t, r.err)
 		assert.Zero(t, r.rep.Failed)
 		assert.Equal(t, len(all), r.done(plan.Unchanged), r.out)
@@ -377,7 +383,7 @@ func TestRealTykSync(t *testing.T) {
 	// An edited route updates exactly its APIs.
 	edited := renderBasic(t, ordersEdited, nil)
 	v2 := for54(t, edited.stream)
-	r = rt.sync(t, "4 orders route edited", v2, 0, target.Retry{})
+	r = rt.sync(t, "4 orders route edited", v2, 0)
 	require.NoError(t, r.err)
 	assert.Zero(t, r.rep.Failed)
 	assert.Equal(t, sorted(edited.routes["shop/orders"]), r.ids(plan.Update))
@@ -394,7 +400,7 @@ func TestRealTykSync(t *testing.T) {
 	v3 := for54(t, withTLS.stream, syncSecret)
 	certID := targettest.CertID("5e9d9544a1dcd60001d0ed20", cert)
 	require.Contains(t, withTLS.stream, certID, "the render names the listener's certificate")
-	r = rt.sync(t, "5 HTTPS listener and its certificate", v3, 0, target.Retry{})
+	r = rt.sync(t, "5 HTTPS listener and its certificate", v3, 0)
 	require.NoError(t, r.err)
 	assert.Zero(t, r.rep.Failed)
 	require.Len(t, r.rep.Certs, 1)
@@ -405,7 +411,7 @@ func TestRealTykSync(t *testing.T) {
 	assert.True(t, has, "the Gateway's certificate store has %s", certID)
 	rt.requireServes(t, v3, "petstore")
 
-	r = rt.sync(t, "6 again: certificate reused", for54(t, withTLS.stream, syncSecret), 0, target.Retry{})
+	r = rt.sync(t, "6 again: certificate reused", for54(t, withTLS.stream, syncSecret), 0)
 	require.NoError(t, r.err)
 	assert.Zero(t, r.rep.Failed)
 	assert.Equal(t, "ok: the target has it", r.rep.Certs[0].Outcome)
@@ -416,7 +422,7 @@ func TestRealTykSync(t *testing.T) {
 	// A removed route deletes exactly its APIs; the foreign API survives.
 	removed := renderBasic(t, ordersEdited+"---\n"+httpsListener, []string{"shop/catalog"}, rnode(t, renderSecret))
 	v4 := for54(t, removed.stream, syncSecret)
-	r = rt.sync(t, "7 catalog route removed", v4, 0, target.Retry{})
+	r = rt.sync(t, "7 catalog route removed", v4, 0)
 	require.NoError(t, r.err)
 	assert.Zero(t, r.rep.Failed)
 	assert.Equal(t, sorted(withTLS.routes["shop/catalog"]), r.ids(plan.Delete))
@@ -428,13 +434,13 @@ func TestRealTykSync(t *testing.T) {
 	// duplicates nor deletes what it should not, and waits until the Gateway serves the set.
 	swapped := renderBasic(t, httpsListener, []string{"shop/orders"}, rnode(t, renderSecret))
 	v5 := for54(t, swapped.stream, syncSecret)
-	r = rt.sync(t, "8 catalog back, orders removed, 1 ms wait", v5, time.Millisecond, target.Retry{})
+	r = rt.sync(t, "8 catalog back, orders removed, 1 ms wait", v5, time.Millisecond)
 	require.NoError(t, r.err)
 	assert.Equal(t, sorted(swapped.routes["shop/catalog"]), r.ids(plan.Create))
 	assert.Equal(t, sorted(withTLS.routes["shop/orders"]), r.ids(plan.Delete))
 	assert.Contains(t, r.out, "reload: failed: the Gateway does not serve what it was given 1ms after the reload")
 	assert.Equal(t, 1, r.rep.Failed, "the reload's wait counts as failed")
-	r = rt.sync(t, "9 right after, reload in progress", for54(t, swapped.stream, syncSecret), 0, target.Retry{})
+	r = rt.sync(t, "9 right after, reload in progress", for54(t, swapped.stream, syncSecret), 0)
 	require.NoError(t, r.err)
 	t.Logf("the writes of run 9 and the Gateway's answers: %v", r.answers)
 	assert.Zero(t, r.rep.Failed, "a delete the Gateway has done but not yet loaded is not a failure")
@@ -442,7 +448,7 @@ func TestRealTykSync(t *testing.T) {
 		assert.Contains(t, withTLS.routes["shop/orders"], id, "only the removed route's APIs are deleted")
 	}
 	rt.requireServes(t, v5, "petstore")
-	r = rt.sync(t, "10 right after", for54(t, swapped.stream, syncSecret), 0, target.Retry{})
+	r = rt.sync(t, "10 right after", for54(t, swapped.stream, syncSecret), 0)
 	require.NoError(t, r.err)
 	assert.Equal(t, len(v5.APIs), r.done(plan.Unchanged))
 	assert.Empty(t, writes(r.calls))
@@ -462,7 +468,7 @@ func TestRealTykSyncRefusesOlderGateway(t *testing.T) {
 	rt := startReal(t)
 	set, err := source.ReadStream(strings.NewReader(renderBasic(t, "", nil).stream), plan.Scope{})
 	require.NoError(t, err)
-	r := rt.sync(t, "examples/basic as rendered", set, 0, target.Retry{})
+	r := rt.sync(t, "examples/basic as rendered", set, 0)
 	require.Error(t, r.err)
 	assert.True(t, errors.Is(r.err, tyksync.ErrTargetTooOld))
 	msg := r.err.Error()
@@ -482,7 +488,7 @@ func TestRealTykSyncFaults(t *testing.T) {
 	defer rt.printTable(t)
 	basic := renderBasic(t, "", nil)
 	v1 := for54(t, basic.stream)
-	r := rt.sync(t, "1 first sync", v1, 0, target.Retry{})
+	r := rt.sync(t, "1 first sync", v1, 0)
 	require.NoError(t, r.err)
 	require.Zero(t, r.rep.Failed)
 
@@ -495,23 +501,17 @@ func TestRealTykSyncFaults(t *testing.T) {
 			stopped.Do(rt.g.Stop)
 		}
 	}
-	var out, log bytes.Buffer
-	rt.obs.take()
-	before := rt.g.Reloads()
-	rep, err := tyksync.Run(context.Background(), tyksync.Options{Set: v2, Target: rt.client(t, fastRetry),
-		Concurrency: 1, Settle: 2 * time.Second, Out: &out, Err: &log})
-	fr := realRun{name: "2 Gateway stopped before the delete", rep: rep, err: err, calls: rt.obs.take(),
-		reloads: rt.g.Reloads() - before}
+	fr := rt.syncWith(t, "2 Gateway stopped before the delete", v2,
+		tyksync.Options{Concurrency: 1, Settle: 2 * time.Second}, fastRetry)
 	rt.obs.before = nil
-	t.Logf("%s:\n%s%s", fr.name, out.String(), log.String())
-	require.NoError(t, err)
-	rt.row(fr)
+	require.NoError(t, fr.err)
+	log := fr.log
 	assert.Equal(t, sorted(edited.routes["shop/orders"]), fr.ids(plan.Update), "the update went through before the stop")
 	assert.Zero(t, fr.done(plan.Delete))
-	assert.Contains(t, log.String(), "delete "+basic.routes["shop/catalog"][0])
-	assert.Contains(t, log.String(), "connection refused")
-	assert.Contains(t, log.String(), "reload: ")
-	assert.Equal(t, 2, rep.Failed, "the delete and the reload failed")
+	assert.Contains(t, log, "delete "+basic.routes["shop/catalog"][0])
+	assert.Contains(t, log, "connection refused")
+	assert.Contains(t, log, "reload: ")
+	assert.Equal(t, 2, fr.rep.Failed, "the delete and the reload failed")
 
 	require.NoError(t, rt.g.Restart())
 	// Restarted, the Gateway loads what its files hold: the update is there, nothing was deleted.
@@ -519,12 +519,12 @@ func TestRealTykSyncFaults(t *testing.T) {
 	assert.Contains(t, got, basic.routes["shop/catalog"][0])
 	assert.Contains(t, got, "petstore")
 
-	r = rt.sync(t, "3 Gateway back: converges", for54(t, edited.stream), 0, target.Retry{})
+	r = rt.sync(t, "3 Gateway back: converges", for54(t, edited.stream), 0)
 	require.NoError(t, r.err)
 	assert.Zero(t, r.rep.Failed)
 	assert.Equal(t, sorted(basic.routes["shop/catalog"]), r.ids(plan.Delete))
 	rt.requireServes(t, v2, "petstore")
-	r = rt.sync(t, "4 right after", for54(t, edited.stream), 0, target.Retry{})
+	r = rt.sync(t, "4 right after", for54(t, edited.stream), 0)
 	require.NoError(t, r.err)
 	assert.Equal(t, len(v2.APIs), r.done(plan.Unchanged))
 	assert.Empty(t, writes(r.calls))
