@@ -77,19 +77,7 @@ func decodeStatus(o Object, s string) (objectStatus, error) {
 func statusChanges(o Object, old, new objectStatus) []Change {
 	var out []Change
 	out = append(out, conditionChanges("", old.Conditions, new.Conditions, false)...)
-	oldL, newL := map[string]gwv1.ListenerStatus{}, map[string]gwv1.ListenerStatus{}
-	var names []string
-	for _, l := range old.Listeners {
-		oldL[string(l.Name)] = l
-		names = append(names, string(l.Name))
-	}
-	for _, l := range new.Listeners {
-		if _, ok := oldL[string(l.Name)]; !ok {
-			names = append(names, string(l.Name))
-		}
-		newL[string(l.Name)] = l
-	}
-	sort.Strings(names)
+	names, oldL, newL := byName(old.Listeners, new.Listeners, func(l gwv1.ListenerStatus) string { return string(l.Name) })
 	for _, n := range names {
 		a, inOld := oldL[n]
 		b, inNew := newL[n]
@@ -103,24 +91,32 @@ func statusChanges(o Object, old, new objectStatus) []Change {
 		}
 		out = append(out, conditionChanges(subject+" ", a.Conditions, b.Conditions, false)...)
 	}
-	oldP, newP := map[string]gwv1.RouteParentStatus{}, map[string]gwv1.RouteParentStatus{}
-	var parents []string
-	for _, p := range old.Parents {
-		oldP[parentName(o, p.ParentRef)] = p
-		parents = append(parents, parentName(o, p.ParentRef))
-	}
-	for _, p := range new.Parents {
-		k := parentName(o, p.ParentRef)
-		if _, ok := oldP[k]; !ok {
-			parents = append(parents, k)
-		}
-		newP[k] = p
-	}
-	sort.Strings(parents)
+	parents, oldP, newP := byName(old.Parents, new.Parents, func(p gwv1.RouteParentStatus) string { return parentName(o, p.ParentRef) })
 	for _, k := range parents {
 		out = append(out, conditionChanges("parent "+k+" ", oldP[k].Conditions, newP[k].Conditions, true)...)
 	}
 	return append(out, acceptanceLost(o, old.Parents, new.Parents)...)
+}
+
+// byName files the entries of two lists by name and returns every name of either, sorted.
+func byName[T any](old, new []T, name func(T) string) (names []string, oldBy, newBy map[string]T) {
+	oldBy, newBy = map[string]T{}, map[string]T{}
+	for _, e := range old {
+		oldBy[name(e)] = e
+	}
+	for _, e := range new {
+		newBy[name(e)] = e
+	}
+	for n := range oldBy {
+		names = append(names, n)
+	}
+	for n := range newBy {
+		if _, ok := oldBy[n]; !ok {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	return names, oldBy, newBy
 }
 
 // acceptanceLost reports a route that was accepted by a parent and, still there, is accepted by none: when its
