@@ -47,7 +47,7 @@ $(KUSTOMIZE):
 # its own under bin/. Built once (about 3 minutes on 2 cores), then kept; `make clean` removes it. Its templates
 # directory is copied beside it, since the Gateway reads its error templates at start.
 TYK            := bin/tyk
-TYK_TEMPLATES_DIR := bin/tyk-templates
+TYK_TEMPLATES_DIR := $(BIN)/tyk-templates
 TYK_MODULE     := github.com/TykTechnologies/tyk
 TYK_VERSION    := v1.9.2-0.20240626094223-9b62c317f33a
 $(TYK):
@@ -65,7 +65,7 @@ $(TYK):
 # TYK_GATEWAY, TYK_TEMPLATES (and TYK_GATEWAY_VERSION) run them, and make test's, against another Gateway build.
 REAL_TYK_TESTS := ^TestRealTyk
 TYK_GATEWAY    ?= $(CURDIR)/$(TYK)
-TYK_TEMPLATES  ?= $(CURDIR)/$(TYK_TEMPLATES_DIR)
+TYK_TEMPLATES  ?= $(TYK_TEMPLATES_DIR)
 e2e-tyk: build $(TYK)
 	GATEWAY2TYK_REAL_TYK=required GATEWAY2TYK=$(CURDIR)/$(GATEWAY2TYK) TYK_GATEWAY=$(TYK_GATEWAY) \
 		TYK_TEMPLATES=$(TYK_TEMPLATES) TYK_GATEWAY_VERSION=$(TYK_GATEWAY_VERSION) \
