@@ -61,6 +61,25 @@ $(TYK):
 	mv $(BIN)/tyk.tmp $(TYK)
 	rm -rf $(BIN)/tyk-build
 
+# A real kube-apiserver and etcd for the tests (e2e/realkube): built from the modules pinned in tools/kube-apiserver
+# and tools/etcd (each its own go.mod and go.sum, since both projects replace their sibling modules with directories
+# of their repositories and `go install` refuses that). Built once (kube-apiserver: about 15 CPU-minutes cold), then
+# kept; `make clean` removes them. The API server reports KUBERNETES_VERSION (the version is set at link time, as
+# Kubernetes' own build does).
+KUBE_APISERVER := bin/kube-apiserver
+ETCD           := bin/etcd
+KUBERNETES_VERSION := v1.37.2
+$(KUBE_APISERVER): tools/kube-apiserver/go.mod tools/kube-apiserver/go.sum
+	mkdir -p $(BIN)
+	cd tools/kube-apiserver && CGO_ENABLED=0 $(GO) build -trimpath \
+		-ldflags "-s -w -X k8s.io/component-base/version.gitVersion=$(KUBERNETES_VERSION) -X k8s.io/component-base/version.gitMajor=1 -X k8s.io/component-base/version.gitMinor=37" \
+		-o $(BIN)/kube-apiserver.tmp k8s.io/kubernetes/cmd/kube-apiserver
+	mv $(BIN)/kube-apiserver.tmp $(KUBE_APISERVER)
+$(ETCD): tools/etcd/go.mod tools/etcd/go.sum
+	mkdir -p $(BIN)
+	cd tools/etcd && CGO_ENABLED=0 $(GO) build -trimpath -ldflags "-s -w" -o $(BIN)/etcd.tmp go.etcd.io/etcd/server/v3
+	mv $(BIN)/etcd.tmp $(ETCD)
+
 # The tests against the real Gateway alone. Redis is Debian's redis-server (.ci/run installs it).
 # TYK_GATEWAY, TYK_TEMPLATES (and TYK_GATEWAY_VERSION) run them, and make test's, against another Gateway build.
 REAL_TYK_TESTS := ^TestRealTyk
