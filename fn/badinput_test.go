@@ -323,26 +323,26 @@ var badInputRows = []badInputRow{
     - backendRefs:
       - name: orders
 `,
-		want: errorAt("HTTPRoute shop/cut", "spec.rules[0].backendRefs[0].port", "required for a Service reference"),
+		want: errorAt("HTTPRoute shop/cut", "spec.rules[0].backendRefs[0]", "Must have port for Service reference"),
 	},
 
 	// Wrong field types, at several depths and in lists.
 	{
 		name:  "wrong type: hostnames is a string, not a list",
 		extra: strings.Replace(route("bad", rule), "hostnames: [bad.shop.example.com]", "hostnames: bad.shop.example.com", 1),
-		want:  errorAt("HTTPRoute shop/bad", "spec.hostnames", "must be a list, not string"),
+		want:  errorAt("HTTPRoute shop/bad", "spec.hostnames", "must be of type array"),
 	},
 	{
 		name: "wrong type: a backend port is a string, second rule, second backend",
 		extra: route("bad", rule+`
     - matches: [{path: {type: PathPrefix, value: /bad2}}]
       backendRefs: [{name: orders, port: 8080}, {name: orders, port: eighty}]`),
-		want: errorAt("HTTPRoute shop/bad", "spec.rules[1].backendRefs[1].port", "must be an integer, not string"),
+		want: errorAt("HTTPRoute shop/bad", "spec.rules[1].backendRefs[1].port", "must be of type integer"),
 	},
 	{
 		name:  "wrong type: a header match value is a number",
 		extra: route("bad", `matches: [{path: {type: PathPrefix, value: /bad}, headers: [{name: X-Tenant, value: 42}]}]`),
-		want:  errorAt("HTTPRoute shop/bad", "spec.rules[0].matches[0].headers[0].value", "must be a string, not number"),
+		want:  errorAt("HTTPRoute shop/bad", "spec.rules[0].matches[0].headers[0].value", "must be of type string"),
 	},
 	{
 		name: "wrong type: a listener port is a quoted string",
@@ -355,7 +355,7 @@ var badInputRows = []badInputRow{
     - {name: http, protocol: HTTP, port: 8080}
     - {name: other, protocol: HTTP, port: "8081"}
 `,
-		want: errorAt("Gateway side/side", "spec.listeners[1].port", "must be an integer, not string"),
+		want: errorAt("Gateway side/side", "spec.listeners[1].port", "must be of type integer"),
 	},
 	{
 		name: "wrong type: a Service port is a boolean",
@@ -369,12 +369,12 @@ var badInputRows = []badInputRow{
 	{
 		name:  "a list where a map belongs: a match's path",
 		extra: route("bad", `matches: [{path: [/bad]}]`),
-		want:  errorAt("HTTPRoute shop/bad", "spec.rules[0].matches[0].path", "must be an object, not array"),
+		want:  errorAt("HTTPRoute shop/bad", "spec.rules[0].matches[0].path", "must be of type object"),
 	},
 	{
 		name:  "a map where a list belongs: parentRefs",
 		extra: strings.Replace(route("bad", rule), "parentRefs: [{name: edge}]", "parentRefs: {name: edge}", 1),
-		want:  errorAt("HTTPRoute shop/bad", "spec.parentRefs", "must be a list, not object"),
+		want:  errorAt("HTTPRoute shop/bad", "spec.parentRefs", "must be of type array"),
 	},
 	{
 		name: "a list where a map belongs: the whole spec",
@@ -383,7 +383,7 @@ var badInputRows = []badInputRow{
   metadata: {name: listspec, namespace: shop}
   spec: [{parentRefs: [{name: edge}]}]
 `,
-		want: errorAt("HTTPRoute shop/listspec", "spec", "must be an object, not array"),
+		want: errorAt("HTTPRoute shop/listspec", "spec", "must be of type object"),
 	},
 	{
 		name: "wrong type: labels are a list",
@@ -401,8 +401,8 @@ var badInputRows = []badInputRow{
   metadata: {name: emptyspec, namespace: shop}
   spec: {}
 `,
-		want: append(errorAt("Gateway shop/emptyspec", "spec.gatewayClassName", "required"),
-			errorAt("Gateway shop/emptyspec", "spec.listeners", "at least one listener")...),
+		want: append(errorAt("Gateway shop/emptyspec", "spec.gatewayClassName", "Required value"),
+			errorAt("Gateway shop/emptyspec", "spec.listeners", "Required value")...),
 	},
 	{
 		name: "null spec: an HTTPRoute (the CRD requires spec)",
@@ -411,7 +411,7 @@ var badInputRows = []badInputRow{
   metadata: {name: nullspec, namespace: shop}
   spec: null
 `,
-		want: errorAt("HTTPRoute shop/nullspec", "spec", "required"),
+		want: errorAt("HTTPRoute shop/nullspec", "spec", "Required value"),
 	},
 
 	// Missing names.
@@ -428,7 +428,7 @@ var badInputRows = []badInputRow{
 		name: "missing name: a backendRef without a name",
 		extra: route("bad", `matches: [{path: {type: PathPrefix, value: /bad}}]
       backendRefs: [{port: 8080}]`),
-		want: errorAt("HTTPRoute shop/bad", "spec.rules[0].backendRefs[0].name", "required"),
+		want: errorAt("HTTPRoute shop/bad", "spec.rules[0].backendRefs[0].name", "Required value"),
 	},
 	{
 		name: "missing name: a listener without a name",
@@ -437,7 +437,7 @@ var badInputRows = []badInputRow{
   metadata: {name: side, namespace: side}
   spec: {gatewayClassName: tyk, listeners: [{protocol: HTTP, port: 8080}]}
 `,
-		want: errorAt("Gateway side/side", "spec.listeners[0].name", "required"),
+		want: errorAt("Gateway side/side", "spec.listeners[0].name", "Required value"),
 	},
 	{
 		name: "invalid name: a Service name that is not a DNS label",
@@ -446,7 +446,7 @@ var badInputRows = []badInputRow{
   metadata: {name: Orders_V2, namespace: shop}
   spec: {ports: [{port: 80}]}
 `,
-		want: errorAt("Service shop/Orders_V2", "metadata.name", "is not a valid name"),
+		want: errorAt("Service shop/Orders_V2", "metadata.name", "a DNS-1035 label must consist of lower case alphanumeric characters"),
 	},
 
 	// Duplicate objects and names.
@@ -468,7 +468,7 @@ var badInputRows = []badInputRow{
     gatewayClassName: tyk
     listeners: [{name: http, protocol: HTTP, port: 8080}, {name: http, protocol: HTTP, port: 8081}]
 `,
-		want: errorAt("Gateway side/side", "spec.listeners[1].name", "used twice"),
+		want: errorAt("Gateway side/side", "spec.listeners", "Listener name must be unique within the Gateway"),
 	},
 	{
 		name: "duplicate names: a header set twice by a RequestHeaderModifier",
@@ -476,31 +476,25 @@ var badInputRows = []badInputRow{
       filters:
       - type: RequestHeaderModifier
         requestHeaderModifier: {set: [{name: X-Tenant, value: a}, {name: X-Tenant, value: b}]}`),
-		want: errorAt("HTTPRoute shop/bad", "spec.rules[0].filters[0].requestHeaderModifier.set[1].name", "given twice"),
+		want: errorAt("HTTPRoute shop/bad", "spec.rules[0].filters[0].requestHeaderModifier.set[1]", `Duplicate value: {"name":"X-Tenant"}`),
 	},
 
 	// Invalid hostnames.
 	{
 		name:  "invalid hostname: a route hostname with an underscore and capitals",
 		extra: strings.Replace(route("bad", rule), "hostnames: [bad.shop.example.com]", "hostnames: [bad.shop.example.com, Bad_Host.example.com]", 1),
-		want:  errorAt("HTTPRoute shop/bad", "spec.hostnames[1]", "is not a valid hostname"),
+		want:  errorAt("HTTPRoute shop/bad", "spec.hostnames[1]", "should match"),
 	},
-	{
-		name: "invalid hostname: a listener hostname that is an IP address",
-		extra: `- apiVersion: gateway.networking.k8s.io/v1
-  kind: Gateway
-  metadata: {name: side, namespace: side}
-  spec: {gatewayClassName: tyk, listeners: [{name: http, protocol: HTTP, port: 8080, hostname: 10.0.0.1}]}
-`,
-		want: errorAt("Gateway side/side", "spec.listeners[0].hostname", "is an IP address"),
-	},
+	// A listener hostname that is an IP address is no row: the Gateway API spec forbids it, but the CRD's
+	// pattern admits it and so does the API server (the parity corpus of e2e/realkube holds it), so the render
+	// reads it as any other hostname.
 	{
 		name: "invalid hostname: a wildcard in a redirect hostname",
 		extra: route("bad", `matches: [{path: {type: PathPrefix, value: /bad}}]
       filters:
       - type: RequestRedirect
         requestRedirect: {hostname: "*.shop.example.com", path: {type: ReplaceFullPath, replaceFullPath: /new}}`),
-		want: errorAt("HTTPRoute shop/bad", "spec.rules[0].filters[0].requestRedirect.hostname", "is not a valid hostname"),
+		want: errorAt("HTTPRoute shop/bad", "spec.rules[0].filters[0].requestRedirect.hostname", "should match"),
 	},
 	{
 		name: "invalid hostname: a URL rewrite hostname with a space",
@@ -508,29 +502,29 @@ var badInputRows = []badInputRow{
       filters:
       - type: URLRewrite
         urlRewrite: {hostname: "orders internal"}`),
-		want: errorAt("HTTPRoute shop/bad", "spec.rules[0].filters[0].urlRewrite.hostname", "is not a valid hostname"),
+		want: errorAt("HTTPRoute shop/bad", "spec.rules[0].filters[0].urlRewrite.hostname", "should match"),
 	},
 
 	// Invalid paths.
 	{
 		name:  "invalid path: a PathPrefix value without a leading slash",
 		extra: route("bad", `matches: [{path: {type: PathPrefix, value: bad}}]`),
-		want:  errorAt("HTTPRoute shop/bad", "spec.rules[0].matches[0].path.value", `must start with "/"`),
+		want:  errorAt("HTTPRoute shop/bad", "spec.rules[0].matches[0].path", "value must be an absolute path and start with '/'"),
 	},
 	{
 		name:  "invalid path: a dot-dot segment",
 		extra: route("bad", `matches: [{path: {type: Exact, value: /bad/../admin}}]`),
-		want:  errorAt("HTTPRoute shop/bad", "spec.rules[0].matches[0].path.value", `must not contain "/../"`),
+		want:  errorAt("HTTPRoute shop/bad", "spec.rules[0].matches[0].path", "must not contain '/../'"),
 	},
 	{
 		name:  "invalid path: a query string in a path value",
 		extra: route("bad", `matches: [{path: {type: PathPrefix, value: "/bad?debug=1"}}]`),
-		want:  errorAt("HTTPRoute shop/bad", "spec.rules[0].matches[0].path.value", "must only contain the characters of a URL path"),
+		want:  errorAt("HTTPRoute shop/bad", "spec.rules[0].matches[0].path", "must only contain valid characters"),
 	},
 	{
 		name:  "invalid path: an unknown path match type",
 		extra: route("bad", `matches: [{path: {type: Prefix, value: /bad}}]`),
-		want:  errorAt("HTTPRoute shop/bad", "spec.rules[0].matches[0].path.type", "must be one of Exact, PathPrefix, RegularExpression"),
+		want:  errorAt("HTTPRoute shop/bad", "spec.rules[0].matches[0].path.type", `Unsupported value: "Prefix"`),
 	},
 	{
 		name: "invalid path: ReplaceFullPath without replaceFullPath",
@@ -538,14 +532,14 @@ var badInputRows = []badInputRow{
       filters:
       - type: URLRewrite
         urlRewrite: {path: {type: ReplaceFullPath, replacePrefixMatch: /x}}`),
-		want: errorAt("HTTPRoute shop/bad", "spec.rules[0].filters[0].urlRewrite.path.replaceFullPath", "required when type is ReplaceFullPath"),
+		want: errorAt("HTTPRoute shop/bad", "spec.rules[0].filters[0].urlRewrite.path", "replaceFullPath must be specified when type is set to 'ReplaceFullPath'"),
 	},
 
 	// Ports and weights out of range.
 	{
 		name:  "port out of range: a backend port 0",
 		extra: route("bad", `backendRefs: [{name: orders, port: 0}]`),
-		want:  errorAt("HTTPRoute shop/bad", "spec.rules[0].backendRefs[0].port", "between 1 and 65535"),
+		want:  errorAt("HTTPRoute shop/bad", "spec.rules[0].backendRefs[0].port", "should be greater than or equal to 1"),
 	},
 	{
 		name: "port out of range: a listener port 70000",
@@ -554,12 +548,12 @@ var badInputRows = []badInputRow{
   metadata: {name: side, namespace: side}
   spec: {gatewayClassName: tyk, listeners: [{name: http, protocol: HTTP, port: 70000}]}
 `,
-		want: errorAt("Gateway side/side", "spec.listeners[0].port", "between 1 and 65535"),
+		want: errorAt("Gateway side/side", "spec.listeners[0].port", "should be less than or equal to 65535"),
 	},
 	{
 		name:  "port out of range: a parentRef port -1",
 		extra: strings.Replace(route("bad", rule), "parentRefs: [{name: edge}]", "parentRefs: [{name: edge, port: -1}]", 1),
-		want:  errorAt("HTTPRoute shop/bad", "spec.parentRefs[0].port", "between 1 and 65535"),
+		want:  errorAt("HTTPRoute shop/bad", "spec.parentRefs[0].port", "should be greater than or equal to 1"),
 	},
 	{
 		name: "port out of range: a redirect port 65536",
@@ -567,29 +561,29 @@ var badInputRows = []badInputRow{
       filters:
       - type: RequestRedirect
         requestRedirect: {hostname: www.shop.example.com, port: 65536}`),
-		want: errorAt("HTTPRoute shop/bad", "spec.rules[0].filters[0].requestRedirect.port", "between 1 and 65535"),
+		want: errorAt("HTTPRoute shop/bad", "spec.rules[0].filters[0].requestRedirect.port", "should be less than or equal to 65535"),
 	},
 	{
 		name:  "port out of range: larger than an int32",
 		extra: route("bad", `backendRefs: [{name: orders, port: 4294967376}]`),
-		want:  errorAt("HTTPRoute shop/bad", "spec.rules[0].backendRefs[0].port", "must be an integer, not number"),
+		want:  errorAt("HTTPRoute shop/bad", "spec.rules[0].backendRefs[0].port", "should be less than or equal to 65535"),
 	},
 	{
 		name:  "invalid weight: -1",
 		extra: route("bad", `backendRefs: [{name: orders, port: 8080, weight: -1}]`),
-		want:  errorAt("HTTPRoute shop/bad", "spec.rules[0].backendRefs[0].weight", "between 0 and 1000000"),
+		want:  errorAt("HTTPRoute shop/bad", "spec.rules[0].backendRefs[0].weight", "should be greater than or equal to 0"),
 	},
 	{
 		name:  "invalid weight: a fraction",
 		extra: route("bad", `backendRefs: [{name: orders, port: 8080, weight: 0.5}]`),
-		want:  errorAt("HTTPRoute shop/bad", "spec.rules[0].backendRefs[0].weight", "must be an integer, not number"),
+		want:  errorAt("HTTPRoute shop/bad", "spec.rules[0].backendRefs[0].weight", "must be of type int32"),
 	},
 
 	// Header names that are not HTTP tokens.
 	{
 		name:  "header name not a token: a header match with a colon",
 		extra: route("bad", `matches: [{path: {type: PathPrefix, value: /bad}, headers: [{name: "X-Tenant:", value: a}]}]`),
-		want:  errorAt("HTTPRoute shop/bad", "spec.rules[0].matches[0].headers[0].name", "is not a header name"),
+		want:  errorAt("HTTPRoute shop/bad", "spec.rules[0].matches[0].headers[0].name", "should match"),
 	},
 	{
 		name: "header name not a token: a RequestHeaderModifier set name with a space",
@@ -597,7 +591,7 @@ var badInputRows = []badInputRow{
       filters:
       - type: RequestHeaderModifier
         requestHeaderModifier: {set: [{name: X-Ok, value: a}, {name: "X Forwarded", value: b}]}`),
-		want: errorAt("HTTPRoute shop/bad", "spec.rules[0].filters[0].requestHeaderModifier.set[1].name", "is not a header name"),
+		want: errorAt("HTTPRoute shop/bad", "spec.rules[0].filters[0].requestHeaderModifier.set[1].name", "should match"),
 	},
 	{
 		name: "header name not a token: a ResponseHeaderModifier add name that is empty, in a backendRef's filters",
@@ -608,12 +602,12 @@ var badInputRows = []badInputRow{
         filters:
         - type: ResponseHeaderModifier
           responseHeaderModifier: {add: [{name: "", value: b}]}`),
-		want: errorAt("HTTPRoute shop/bad", "spec.rules[0].backendRefs[0].filters[0].responseHeaderModifier.add[0].name", "required"),
+		want: errorAt("HTTPRoute shop/bad", "spec.rules[0].backendRefs[0].filters[0].responseHeaderModifier.add[0].name", "should be at least 1 chars long"),
 	},
 	{
 		name:  "header name not a token: a query parameter name with a slash",
 		extra: route("bad", `matches: [{path: {type: PathPrefix, value: /bad}, queryParams: [{name: "a/b", value: c}]}]`),
-		want:  errorAt("HTTPRoute shop/bad", "spec.rules[0].matches[0].queryParams[0].name", "is not a header name"),
+		want:  errorAt("HTTPRoute shop/bad", "spec.rules[0].matches[0].queryParams[0].name", "should match"),
 	},
 
 	// Other rules of the CRD schemas.
@@ -623,7 +617,7 @@ var badInputRows = []badInputRow{
       filters:
       - type: RequestRedirect
         requestRedirect: {hostname: www.shop.example.com}`),
-		want: errorAt("HTTPRoute shop/bad", "spec.rules[0].filters[0].requestRedirect", "must not be used together with backendRefs"),
+		want: errorAt("HTTPRoute shop/bad", "spec.rules[0]", "RequestRedirect filter must not be used together with backendRefs"),
 	},
 	{
 		name: "CRD rule: a repeated RequestHeaderModifier",
@@ -631,7 +625,7 @@ var badInputRows = []badInputRow{
       filters:
       - {type: RequestHeaderModifier, requestHeaderModifier: {set: [{name: X-A, value: a}]}}
       - {type: RequestHeaderModifier, requestHeaderModifier: {set: [{name: X-B, value: b}]}}`),
-		want: errorAt("HTTPRoute shop/bad", "spec.rules[0].filters[1].type", "cannot be repeated"),
+		want: errorAt("HTTPRoute shop/bad", "spec.rules[0].filters", "RequestHeaderModifier filter cannot be repeated"),
 	},
 	{
 		name: "CRD rule: ReplacePrefixMatch with two matches",
@@ -640,7 +634,7 @@ var badInputRows = []badInputRow{
       filters:
       - type: URLRewrite
         urlRewrite: {path: {type: ReplacePrefixMatch, replacePrefixMatch: /}}`),
-		want: errorAt("HTTPRoute shop/bad", "spec.rules[0].filters[0].urlRewrite.path.replacePrefixMatch", "exactly one PathPrefix match"),
+		want: errorAt("HTTPRoute shop/bad", "spec.rules[0]", "exactly one PathPrefix match must be specified"),
 	},
 	{
 		name: "CRD rule: tls on an HTTP listener",
@@ -649,7 +643,7 @@ var badInputRows = []badInputRow{
   metadata: {name: side, namespace: side}
   spec: {gatewayClassName: tyk, listeners: [{name: http, protocol: HTTP, port: 8080, tls: {certificateRefs: [{name: cert}]}}]}
 `,
-		want: errorAt("Gateway side/side", "spec.listeners[0].tls", "must not be set for protocol HTTP"),
+		want: errorAt("Gateway side/side", "spec.listeners", "tls must not be specified for protocols"),
 	},
 
 	// Dangling references: the object referred to is not in the input.
@@ -692,13 +686,13 @@ var badInputRows = []badInputRow{
 	{
 		name:  "a 1 MiB+ route: 18,000 hostnames",
 		extra: strings.Replace(route("huge", rule), "hostnames: [bad.shop.example.com]", "hostnames: "+hugeHostnames(18000), 1),
-		want:  errorAt("HTTPRoute shop/huge", "spec.hostnames", "must have at most 16 items (got 18000)"),
+		want:  errorAt("HTTPRoute shop/huge", "spec.hostnames", "Too many: 18000: must have at most 16 items"),
 	},
 	{
 		name: "a 1 MiB+ route: an annotation of 1 MiB",
 		extra: strings.Replace(route("huge", rule), "metadata: {name: huge, namespace: shop}",
 			"metadata: {name: huge, namespace: shop, annotations: {notes: "+strings.Repeat("x", 1<<20)+"}}", 1),
-		want: errorAt("HTTPRoute shop/huge", "metadata.annotations", "256 KiB"),
+		want: errorAt("HTTPRoute shop/huge", "metadata.annotations", "may not be more than 262144 bytes"),
 	},
 	{
 		name: "too many matches: 130 in all rules together",
@@ -706,7 +700,7 @@ var badInputRows = []badInputRow{
       backendRefs: [{name: orders, port: 8080}]
     - matches: [`+strings.Repeat(`{path: {type: PathPrefix, value: /b}}, `, 64)+`]
     - matches: [{path: {type: PathPrefix, value: /c}}, {path: {type: PathPrefix, value: /d}}]`),
-		want: errorAt("HTTPRoute shop/bad", "spec.rules", "at most 128 matches"),
+		want: errorAt("HTTPRoute shop/bad", "spec.rules", "the total number of matches across all rules in a route must be less than 128"),
 	},
 
 	// Unknown apiVersions.

@@ -11,6 +11,7 @@ package fn
 
 import (
 	"bytes"
+	"github.com/gateway2tyk/gateway2tyk/fn/apiserver"
 	"io"
 	"os"
 	"strconv"
@@ -70,14 +71,14 @@ func BenchmarkParse(b *testing.B) {
 func BenchmarkRead(b *testing.B) {
 	items, _ := benchRead(b)
 	for b.Loop() {
-		read.Items(items)
+		read.Items(items, apiserver.Standard)
 	}
 }
 
 // BenchmarkAttach is the attachment stage.
 func BenchmarkAttach(b *testing.B) {
 	items, _ := benchRead(b)
-	in := read.Items(items)
+	in := read.Items(items, apiserver.Standard)
 	env := operatorcontext.New(in.Inventory)
 	for b.Loop() {
 		attachment.Attach(in.Inventory, config.DefaultControllerName, env)
@@ -87,7 +88,7 @@ func BenchmarkAttach(b *testing.B) {
 // BenchmarkTranslate is the translation (documents built, not yet encoded).
 func BenchmarkTranslate(b *testing.B) {
 	items, _ := benchRead(b)
-	in := read.Items(items)
+	in := read.Items(items, apiserver.Standard)
 	env := operatorcontext.New(in.Inventory)
 	bases := basedoc.Resolve(in.Inventory)
 	for b.Loop() {
@@ -101,7 +102,7 @@ func BenchmarkTranslate(b *testing.B) {
 // BenchmarkEmit is the emitted objects: each API's document encoded and its ConfigMap built.
 func BenchmarkEmit(b *testing.B) {
 	items, _ := benchRead(b)
-	in := read.Items(items)
+	in := read.Items(items, apiserver.Standard)
 	env := operatorcontext.New(in.Inventory)
 	tr := translate.Translate(attachment.Attach(in.Inventory, config.DefaultControllerName, env), env, basedoc.Resolve(in.Inventory))
 	cfg := config.Default()

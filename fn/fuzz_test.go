@@ -3,6 +3,7 @@ package fn_test
 import (
 	"bytes"
 	"fmt"
+	"github.com/gateway2tyk/gateway2tyk/fn/apiserver"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -169,7 +170,7 @@ func ownedItems(items []*yaml.RNode, fnConfig *yaml.RNode) map[*yaml.RNode]bool 
 		copies[i] = it.Copy()
 		orig[copies[i]] = it
 	}
-	res := read.Items(copies)
+	res := read.Items(copies, apiserver.Standard)
 	for key, n := range res.Nodes {
 		switch {
 		case key.Group == inventory.GatewayGroup:

@@ -2,6 +2,7 @@ package fn
 
 import (
 	"fmt"
+	"github.com/gateway2tyk/gateway2tyk/fn/apiserver"
 	"strings"
 
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -86,7 +87,7 @@ func Render(items []*yaml.RNode, cfg config.Spec) (*Output, error) { return rend
 // render is Render; the KRM function, which needs only the items and results, passes keepDocuments false, so that
 // each API's document is encoded as soon as the translation builds it and let go (translate.TranslateEncoded).
 func render(items []*yaml.RNode, cfg config.Spec, keepDocuments bool) (*Output, error) {
-	in := read.Items(items)
+	in := read.Items(items, apiserver.Channel(cfg.GatewayAPIChannel))
 	env := operatorcontext.New(in.Inventory)
 	att := attachment.Attach(in.Inventory, cfg.ControllerName, env)
 	bases := basedoc.Resolve(in.Inventory)

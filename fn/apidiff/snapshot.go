@@ -1,6 +1,7 @@
 package apidiff
 
 import (
+	"github.com/gateway2tyk/gateway2tyk/fn/apiserver"
 	"sort"
 	"strings"
 
@@ -105,7 +106,9 @@ func FromRender(out *fn.Output) *Snapshot {
 // FromRendered is the snapshot of an already rendered stream. Which base document applies is decided again by
 // basedoc over the stream's TykOasApiDefinitions (they are in it unless the render dropped its inputs).
 func FromRendered(items []*yaml.RNode) *Snapshot {
-	var inv = read.Items(items).Inventory
+	// A rendered stream holds inputs a render already admitted; the experimental channel, which admits every
+	// standard field, reads them whatever channel that render judged them by.
+	var inv = read.Items(items, apiserver.Experimental).Inventory
 	bases := basedoc.Resolve(inv)
 	return fromItems(items, func(r Ref) string {
 		route := inv.HTTPRoutes[namespacedName(r.Route)]

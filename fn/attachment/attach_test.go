@@ -7,6 +7,7 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
+	"github.com/gateway2tyk/gateway2tyk/fn/apiserver"
 	"math/big"
 	"testing"
 	"time"
@@ -1217,11 +1218,9 @@ func attach(t *testing.T, env Environment, objs ...any) *Result {
 	t.Helper()
 	inv := inventory.New()
 	for _, o := range objs {
-		switch v := o.(type) {
-		case *gwv1.Gateway:
-			inventory.DefaultGateway(v)
-		case *gwv1.HTTPRoute:
-			inventory.DefaultHTTPRoute(v)
+		switch o.(type) {
+		case *gwv1.Gateway, *gwv1.HTTPRoute:
+			require.NoError(t, apiserver.Default(apiserver.Standard, o))
 		}
 		require.True(t, inv.Add(o), "add %T", o)
 	}

@@ -18,6 +18,9 @@ type Inputs string
 // Severity is the failOn threshold.
 type Severity string
 
+// Channel is the Gateway API release channel of the cluster's CRDs.
+type Channel string
+
 const (
 	// APIVersion and Kind identify the typed function config.
 	APIVersion = "gateway2tyk.io/v1alpha1"
@@ -35,6 +38,11 @@ const (
 
 	FailOnError   Severity = "Error"
 	FailOnWarning Severity = "Warning"
+
+	// The Gateway API release channels: which CRDs the cluster has installed, and so which fields the API
+	// server accepts. Standard is the default: a standard-channel cluster refuses the experimental fields.
+	ChannelStandard     Channel = "standard"
+	ChannelExperimental Channel = "experimental"
 )
 
 // configMapKind is the kind `kpt fn eval -- key=value` wraps the keys in.
@@ -50,7 +58,10 @@ type Spec struct {
 	Output         Output   `json:"output,omitempty"`
 	Inputs         Inputs   `json:"inputs,omitempty"`
 	FailOn         Severity `json:"failOn,omitempty"`
-	SyncHook       SyncHook `json:"syncHook,omitempty"`
+	// GatewayAPIChannel is the Gateway API channel whose CRDs judge the inputs (ChannelStandard or
+	// ChannelExperimental).
+	GatewayAPIChannel Channel  `json:"gatewayAPIChannel,omitempty"`
+	SyncHook          SyncHook `json:"syncHook,omitempty"`
 }
 
 // SyncHook asks the render to emit the Argo CD PostSync hook that runs `gateway2tyk sync` (package fn/hook).
@@ -78,10 +89,11 @@ const syncHookKey = "syncHook"
 // Default is the configuration used when no function config is given.
 func Default() Spec {
 	return Spec{
-		ControllerName: DefaultControllerName,
-		Output:         OutputConfigMap,
-		Inputs:         InputsKeep,
-		FailOn:         FailOnError,
+		ControllerName:    DefaultControllerName,
+		Output:            OutputConfigMap,
+		Inputs:            InputsKeep,
+		FailOn:            FailOnError,
+		GatewayAPIChannel: ChannelStandard,
 	}
 }
 
@@ -265,6 +277,11 @@ func Load(node *yaml.RNode) (Spec, error) {
 				return Spec{}, err
 			}
 			spec.FailOn = Severity(v)
+		case "gatewayAPIChannel":
+			if err := l.enum(path, v, ChannelStandard, ChannelExperimental); err != nil {
+				return Spec{}, err
+			}
+			spec.GatewayAPIChannel = Channel(v)
 		}
 	}
 	if err := l.checkSyncHook(body, spec); err != nil {
@@ -416,7 +433,7 @@ func (l *loader) checkSyncHook(body string, spec Spec) error {
 }
 
 // knownField lists the keys of spec, which are also the keys of data.
-var knownField = map[string]bool{"controllerName": true, "output": true, "inputs": true, "failOn": true}
+var knownField = map[string]bool{"controllerName": true, "output": true, "inputs": true, "failOn": true, "gatewayAPIChannel": true}
 
 // loader carries the object's identity so that each error can name it.
 type loader struct {
@@ -473,6 +490,7 @@ func (l *loader) enum(path, v string, allowed ...fmt.Stringer) error {
 }
 
 func (o Output) String() string   { return string(o) }
+func (c Channel) String() string  { return string(c) }
 func (i Inputs) String() string   { return string(i) }
 func (s Severity) String() string { return string(s) }
 

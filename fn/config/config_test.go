@@ -33,17 +33,17 @@ func TestLoad(t *testing.T) {
     config.kubernetes.io/function: |
       exec: {path: gateway2tyk}
 spec: {output: TykOasApiDefinition}`,
-			want: Spec{ControllerName: DefaultControllerName, Output: OutputTykOasApiDefinition, Inputs: InputsKeep, FailOn: FailOnError},
+			want: Spec{ControllerName: DefaultControllerName, Output: OutputTykOasApiDefinition, Inputs: InputsKeep, FailOn: FailOnError, GatewayAPIChannel: ChannelStandard},
 		},
 		{
 			name: "controllerName",
 			in:   header + "spec: {controllerName: example.net/gateway-controller}",
-			want: Spec{ControllerName: "example.net/gateway-controller", Output: OutputConfigMap, Inputs: InputsKeep, FailOn: FailOnError},
+			want: Spec{ControllerName: "example.net/gateway-controller", Output: OutputConfigMap, Inputs: InputsKeep, FailOn: FailOnError, GatewayAPIChannel: ChannelStandard},
 		},
 		{
 			name: "output TykOasApiDefinition",
 			in:   header + "spec: {output: TykOasApiDefinition}",
-			want: Spec{ControllerName: DefaultControllerName, Output: OutputTykOasApiDefinition, Inputs: InputsKeep, FailOn: FailOnError},
+			want: Spec{ControllerName: DefaultControllerName, Output: OutputTykOasApiDefinition, Inputs: InputsKeep, FailOn: FailOnError, GatewayAPIChannel: ChannelStandard},
 		},
 		{
 			name: "output ConfigMap",
@@ -53,31 +53,41 @@ spec: {output: TykOasApiDefinition}`,
 		{
 			name: "inputs Drop",
 			in:   header + "spec: {inputs: Drop}",
-			want: Spec{ControllerName: DefaultControllerName, Output: OutputConfigMap, Inputs: InputsDrop, FailOn: FailOnError},
+			want: Spec{ControllerName: DefaultControllerName, Output: OutputConfigMap, Inputs: InputsDrop, FailOn: FailOnError, GatewayAPIChannel: ChannelStandard},
 		},
 		{
 			name: "failOn Warning",
 			in:   header + "spec: {failOn: Warning}",
-			want: Spec{ControllerName: DefaultControllerName, Output: OutputConfigMap, Inputs: InputsKeep, FailOn: FailOnWarning},
+			want: Spec{ControllerName: DefaultControllerName, Output: OutputConfigMap, Inputs: InputsKeep, FailOn: FailOnWarning, GatewayAPIChannel: ChannelStandard},
 		},
 		{
 			name: "all fields",
 			in:   header + "spec: {controllerName: acme.io/gw, output: TykOasApiDefinition, inputs: Drop, failOn: Warning}",
-			want: Spec{ControllerName: "acme.io/gw", Output: OutputTykOasApiDefinition, Inputs: InputsDrop, FailOn: FailOnWarning},
+			want: Spec{ControllerName: "acme.io/gw", Output: OutputTykOasApiDefinition, Inputs: InputsDrop, FailOn: FailOnWarning, GatewayAPIChannel: ChannelStandard},
+		},
+		{
+			name: "the experimental channel",
+			in:   header + "spec: {gatewayAPIChannel: experimental}",
+			want: Spec{ControllerName: DefaultControllerName, Output: OutputConfigMap, Inputs: InputsKeep, FailOn: FailOnError, GatewayAPIChannel: ChannelExperimental},
 		},
 		{
 			name: "no metadata",
 			in:   "apiVersion: gateway2tyk.io/v1alpha1\nkind: RenderConfig\nspec: {inputs: Drop}",
-			want: Spec{ControllerName: DefaultControllerName, Output: OutputConfigMap, Inputs: InputsDrop, FailOn: FailOnError},
+			want: Spec{ControllerName: DefaultControllerName, Output: OutputConfigMap, Inputs: InputsDrop, FailOn: FailOnError, GatewayAPIChannel: ChannelStandard},
 		},
 		{
 			name: "ConfigMap form",
 			in:   cmHeader + "data: {controllerName: acme.io/gw, output: TykOasApiDefinition, inputs: Drop, failOn: Warning}",
-			want: Spec{ControllerName: "acme.io/gw", Output: OutputTykOasApiDefinition, Inputs: InputsDrop, FailOn: FailOnWarning},
+			want: Spec{ControllerName: "acme.io/gw", Output: OutputTykOasApiDefinition, Inputs: InputsDrop, FailOn: FailOnWarning, GatewayAPIChannel: ChannelStandard},
 		},
 		{name: "ConfigMap without data", in: cmHeader, want: Default()},
 
 		// Bad values.
+		{
+			name:    "an unknown channel",
+			in:      header + "spec: {gatewayAPIChannel: Experimental}",
+			wantErr: `RenderConfig tyk: spec.gatewayAPIChannel: must be one of standard, experimental (got "Experimental")`,
+		},
 		{
 			name:    "bad output",
 			in:      header + "spec: {output: Secret}",
@@ -258,10 +268,11 @@ func TestLoadNil(t *testing.T) {
 
 func TestDefault(t *testing.T) {
 	assert.Equal(t, Spec{
-		ControllerName: "tyk.tyk.io/gateway-controller",
-		Output:         "ConfigMap",
-		Inputs:         "Keep",
-		FailOn:         "Error",
+		ControllerName:    "tyk.tyk.io/gateway-controller",
+		Output:            "ConfigMap",
+		Inputs:            "Keep",
+		FailOn:            "Error",
+		GatewayAPIChannel: "standard",
 	}, Default())
 }
 

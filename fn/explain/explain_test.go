@@ -22,14 +22,19 @@ func renderDir(t *testing.T, dir string) *fn.Output {
 	return render(t, nodes)
 }
 
+// renderYAML renders src judged by the experimental channel's CRDs: its stories use experimental fields (retry).
 func renderYAML(t *testing.T, src string) *fn.Output {
 	t.Helper()
 	nodes, err := (&kio.ByteReader{Reader: strings.NewReader(src), OmitReaderAnnotations: true}).Read()
 	require.NoError(t, err)
-	return render(t, nodes)
+	cfg := config.Default()
+	cfg.GatewayAPIChannel = config.ChannelExperimental
+	return renderWith(t, nodes, cfg)
 }
 
-func render(t *testing.T, nodes []*yaml.RNode) *fn.Output {
+func render(t *testing.T, nodes []*yaml.RNode) *fn.Output { return renderWith(t, nodes, config.Default()) }
+
+func renderWith(t *testing.T, nodes []*yaml.RNode, cfg config.Spec) *fn.Output {
 	t.Helper()
 	var items []*yaml.RNode
 	for _, n := range nodes {
@@ -37,7 +42,7 @@ func render(t *testing.T, nodes []*yaml.RNode) *fn.Output {
 			items = append(items, n)
 		}
 	}
-	out, err := fn.Render(items, config.Default())
+	out, err := fn.Render(items, cfg)
 	require.NoError(t, err)
 	return out
 }

@@ -2,6 +2,7 @@ package read
 
 import (
 	"bytes"
+	"github.com/gateway2tyk/gateway2tyk/fn/apiserver"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -44,7 +45,7 @@ func checkItems(t *testing.T, data []byte, omitReaderAnnotations bool) {
 		return // not YAML that kyaml reads: the function fails before the reader runs
 	}
 	before := encodeAll(t, nodes)
-	res := Items(nodes)
+	res := Items(nodes, apiserver.Standard)
 	if after := encodeAll(t, nodes); after != before {
 		t.Fatalf("read.Items changed the items:\n--- before\n%s\n--- after\n%s", before, after)
 	}
@@ -66,7 +67,7 @@ func checkItems(t *testing.T, data []byte, omitReaderAnnotations bool) {
 		}
 	}
 	// Reading the same bytes again gives the same problems and the same objects.
-	again := Items(parse())
+	again := Items(parse(), apiserver.Standard)
 	if problems(res) != problems(again) {
 		t.Fatalf("read.Items is not deterministic:\n%s\n---\n%s", problems(res), problems(again))
 	}

@@ -1,7 +1,8 @@
 // Package read owns the boundary between the KRM ResourceList and the typed inventory: it picks the items the
-// render understands, decodes each into its Go type, applies the CRD defaults, validates what the CRD schemas
-// would enforce, and reports every item it cannot read as a problem that names the object and the field. Items
-// it does not read are left alone; nothing here changes an item.
+// render understands, has each judged as the API server would judge its create (package apiserver: validation,
+// unknown fields and defaults), decodes what the API server would store into its Go type, and reports every
+// item it cannot read as a problem that names the object and the field. Items it does not read are left alone;
+// nothing here changes an item.
 package read
 
 import (
@@ -13,9 +14,11 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
+	utiljson "k8s.io/apimachinery/pkg/util/json"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/gateway2tyk/gateway2tyk/fn/apiserver"
 	"github.com/gateway2tyk/gateway2tyk/fn/inventory"
 	"github.com/gateway2tyk/gateway2tyk/fn/parallel"
 	"github.com/gateway2tyk/gateway2tyk/fn/tykapi"
@@ -65,10 +68,8 @@ type kind struct {
 var kinds = map[string]map[string]kind{
 	inventory.GatewayGroup: {
 		inventory.KindGatewayClass: {versions: []string{"v1", "v1beta1"}, newObj: func() any { return &gwv1.GatewayClass{} }},
-		inventory.KindGateway: {versions: []string{"v1", "v1beta1"}, newObj: func() any { return &gwv1.Gateway{} },
-			defaults: func(o any) { inventory.DefaultGateway(o.(*gwv1.Gateway)) }},
-		inventory.KindHTTPRoute: {versions: []string{"v1", "v1beta1"}, newObj: func() any { return &gwv1.HTTPRoute{} },
-			defaults: func(o any) { inventory.DefaultHTTPRoute(o.(*gwv1.HTTPRoute)) }},
+		inventory.KindGateway:      {versions: []string{"v1", "v1beta1"}, newObj: func() any { return &gwv1.Gateway{} }},
+		inventory.KindHTTPRoute:    {versions: []string{"v1", "v1beta1"}, newObj: func() any { return &gwv1.HTTPRoute{} }},
 		// ReferenceGrant is served as v1 since Gateway API v1.5 and as v1beta1 before; the schema is the same.
 		inventory.KindReferenceGrant: {versions: []string{"v1", "v1beta1"}, newObj: func() any { return &gwv1.ReferenceGrant{} }},
 	},
@@ -87,12 +88,13 @@ var kinds = map[string]map[string]kind{
 	},
 }
 
-// Items reads the items of a ResourceList. Items are decoded and validated on every core (each one on its own:
-// decode, defaults and inventory.Validate depend on the item alone), then filed in input order, so the
-// inventory, the problems and which of two duplicates is read do not depend on scheduling.
-func Items(items []*yaml.RNode) *Result {
+// Items reads the items of a ResourceList, the Gateway API objects judged by the CRDs of the given channel.
+// Items are judged and decoded on every core (each one on its own: the API server's judgement depends on the
+// item alone), then filed in input order, so the inventory, the problems and which of two duplicates is read do
+// not depend on scheduling.
+func Items(items []*yaml.RNode, channel apiserver.Channel) *Result {
 	res := &Result{Inventory: inventory.New(), Nodes: map[inventory.Key]*yaml.RNode{}}
-	for i, r := range parallel.Map(len(items), func(i int) itemRead { return readItem(items[i]) }) {
+	for i, r := range parallel.Map(len(items), func(i int) itemRead { return readItem(items[i], channel) }) {
 		res.file(items[i], r)
 	}
 	res.Inventory.Seal()
@@ -108,10 +110,10 @@ type itemRead struct {
 	obj     any
 	// decodeErr is why the item cannot be decoded; problems are what validation found.
 	decodeErr error
-	problems  []inventory.FieldProblem
+	problems  []apiserver.Problem
 }
 
-func readItem(node *yaml.RNode) itemRead {
+func readItem(node *yaml.RNode, channel apiserver.Channel) itemRead {
 	meta, err := node.GetMeta()
 	if err != nil {
 		return itemRead{skip: true} // not a Kubernetes object: nothing to read, and it passes through untouched
@@ -134,20 +136,61 @@ func readItem(node *yaml.RNode) itemRead {
 			Message: fmt.Sprintf("%s is not a version gateway2tyk reads (%s/%s); the object is passed through unread",
 				meta.APIVersion, group, strings.Join(k.versions, ", "))}}
 	}
+	data, err := ToJSON(node)
+	if err != nil {
+		return itemRead{key: key, decodeErr: err}
+	}
 	if group == inventory.GatewayGroup {
-		// Every Gateway API kind requires spec; decoding would silently read a missing one as empty.
-		if f := node.Field("spec"); f == nil || yaml.IsMissingOrNull(f.Value) {
-			return itemRead{key: key, decodeErr: &fieldError{field: "spec", message: "required"}}
-		}
+		return readCustomResource(node, key, version, data, k, channel)
 	}
 	obj := k.newObj()
-	if err := decode(node, obj); err != nil {
-		return itemRead{key: key, decodeErr: err}
+	problems, err := apiserver.DecodeStrict(data, obj)
+	if err != nil {
+		// sigs.k8s.io/json's errors do not say where; encoding/json's do, for the same value.
+		if stdErr := json.Unmarshal(data, k.newObj()); stdErr != nil {
+			err = stdErr
+		}
+		return itemRead{key: key, decodeErr: typeError(node, err)}
+	}
+	if len(problems) > 0 {
+		return itemRead{key: key, problems: problems}
 	}
 	if k.defaults != nil {
 		k.defaults(obj)
 	}
-	return itemRead{key: key, obj: obj, problems: inventory.Validate(obj)}
+	return itemRead{key: key, obj: obj, problems: apiserver.ValidateBuiltin(obj)}
+}
+
+// readCustomResource reads a Gateway API object: the API server's judgement of its create, and the object it
+// would store (defaulted by the CRD) decoded into its Go type.
+func readCustomResource(node *yaml.RNode, key inventory.Key, version string, data []byte, k kind,
+	channel apiserver.Channel) itemRead {
+	var m map[string]any
+	if err := utiljson.Unmarshal(data, &m); err != nil {
+		return itemRead{key: key, decodeErr: fmt.Errorf("cannot be read as JSON: %v", err)}
+	}
+	v, served, err := apiserver.AdmitCustomResource(channel, key.Kind, version, m)
+	switch {
+	case err != nil:
+		return itemRead{key: key, decodeErr: err}
+	case !served:
+		return itemRead{key: key, ignored: &Problem{Key: key, Node: node, Field: "apiVersion",
+			Message: fmt.Sprintf("%s/%s is not served by the Gateway API %s channel's CRD; the object is passed "+
+				"through unread", key.Group, version, channel)}}
+	case len(v.Problems) > 0:
+		return itemRead{key: key, problems: v.Problems}
+	}
+	stored, err := json.Marshal(v.Object)
+	if err != nil {
+		return itemRead{key: key, decodeErr: err}
+	}
+	obj := k.newObj()
+	if err := json.Unmarshal(stored, obj); err != nil {
+		// The schema admitted it, so the Go type disagrees with the CRD.
+		return itemRead{key: key, decodeErr: fmt.Errorf("the object the API server would store does not decode "+
+			"into gateway-api's Go type: %v", err)}
+	}
+	return itemRead{key: key, obj: obj}
 }
 
 // file records what was read of one item, in input order.
@@ -219,8 +262,6 @@ type fieldError struct {
 
 func (e *fieldError) Error() string { return e.field + ": " + e.message }
 
-// decode converts the item to JSON (kyaml's own conversion) and unmarshals it into obj. A type mismatch is
-// located back in the node, so the error names the field with its list indexes.
 // jsonNames drops from a decoder's field path the Go names of embedded structs ("BackendRef" in
 // "spec.rules.backendRefs.BackendRef.BackendObjectReference.port"): they are inlined and not in the YAML.
 // JSON field names of Kubernetes types start with a lower-case letter; Go type names do not.
@@ -234,15 +275,9 @@ func jsonNames(field string) []string {
 	return out
 }
 
-func decode(node *yaml.RNode, obj any) error {
-	data, err := ToJSON(node)
-	if err != nil {
-		return err
-	}
-	err = json.Unmarshal(data, obj)
-	if err == nil {
-		return nil
-	}
+// typeError locates a decoding failure (a value of the wrong type) back in the node, so the error names the
+// field with its list indexes.
+func typeError(node *yaml.RNode, err error) error {
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
 		parts := jsonNames(te.Field)

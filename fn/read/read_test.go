@@ -1,6 +1,7 @@
 package read
 
 import (
+	"github.com/gateway2tyk/gateway2tyk/fn/apiserver"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -26,7 +27,7 @@ spec:
   parentRefs: [{name: edge}]
   rules:
   - backendRefs: [{name: web, port: 80}]
-`))
+`), apiserver.Standard)
 	require.Empty(t, res.Problems)
 	hr := res.Inventory.HTTPRoutes[types.NamespacedName{Namespace: "apps", Name: "shop"}]
 	require.NotNil(t, hr)
@@ -50,12 +51,15 @@ spec:
   rules:
   - backendRefs: [{name: web, port: 80}]
   - backendRefs: [{name: api, port: 80}, {name: api2, port: eighty}]
-`))
-	require.Len(t, res.Problems, 1)
+`), apiserver.Standard)
+	// The API server's schema validation names the field; it adds that it left its CEL rules unchecked.
+	require.Len(t, res.Problems, 2)
 	p := res.Problems[0]
 	assert.Equal(t, "HTTPRoute apps/shop", p.Key.String())
 	assert.Equal(t, "spec.rules[1].backendRefs[1].port", p.Field)
-	assert.Equal(t, "must be an integer, not string", p.Message)
+	assert.Contains(t, p.Message, "must be of type integer")
+	assert.Equal(t, "", res.Problems[1].Field)
+	assert.Contains(t, res.Problems[1].Message, "some validation rules were not checked")
 	assert.Empty(t, res.Inventory.HTTPRoutes, "an object that cannot be read is treated as absent")
 }
 
@@ -68,7 +72,7 @@ spec:
   gatewayClassName: tyk
   listeners:
   - {name: http, protocol: HTTP, port: 70000, hostname: "Not_A_Host"}
-`))
+`), apiserver.Standard)
 	fields := map[string]string{}
 	for _, p := range res.Problems {
 		fields[p.Field] = p.Message
@@ -90,7 +94,7 @@ metadata:
 apiVersion: gateway.networking.k8s.io/v9
 kind: HTTPRoute
 metadata: {name: future, namespace: apps}
-`))
+`), apiserver.Standard)
 	assert.Empty(t, res.Inventory.ConfigMaps)
 	require.Len(t, res.Ignored, 1)
 	assert.Equal(t, "apiVersion", res.Ignored[0].Field)
@@ -105,7 +109,7 @@ metadata: {name: web, namespace: apps}
 apiVersion: v1
 kind: Service
 metadata: {name: web, namespace: apps}
-`))
+`), apiserver.Standard)
 	require.Len(t, res.Problems, 1)
 	assert.Equal(t, "metadata.name", res.Problems[0].Field)
 	assert.Contains(t, res.Problems[0].Message, "duplicate")
@@ -117,7 +121,7 @@ apiVersion: v1
 kind: Secret
 metadata: {name: s, namespace: apps}
 stringData: {tls.crt: abc}
-`))
+`), apiserver.Standard)
 	s := res.Inventory.Secrets[types.NamespacedName{Namespace: "apps", Name: "s"}]
 	require.NotNil(t, s)
 	assert.Equal(t, []byte("abc"), s.Data["tls.crt"])

@@ -1,0 +1,185 @@
+package apiserver
+
+import (
+	"context"
+	"embed"
+	"fmt"
+	"io/fs"
+	"path"
+	"sync"
+
+	apiextensionsinternal "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
+	structuraldefaulting "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
+	schemaobjectmeta "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/objectmeta"
+	structuralpruning "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/pruning"
+	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
+	"k8s.io/apiextensions-apiserver/pkg/registry/customresource"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	"sigs.k8s.io/yaml"
+)
+
+// Channel is a Gateway API release channel: the CRDs a cluster has installed. The experimental channel's
+// CRDs accept every standard field and more; a standard-channel cluster refuses the experimental fields.
+type Channel string
+
+const (
+	Standard     Channel = "standard"
+	Experimental Channel = "experimental"
+)
+
+// crdFiles are the CRDs of the kinds the render reads, from the gateway-api module of go.mod (see crds_test.go).
+//
+//go:embed crds
+var crdFiles embed.FS
+
+// crdFile names the CRD file of a Gateway API kind, as the gateway-api module names them.
+var crdFile = map[string]string{
+	"GatewayClass":   "gateway.networking.k8s.io_gatewayclasses.yaml",
+	"Gateway":        "gateway.networking.k8s.io_gateways.yaml",
+	"HTTPRoute":      "gateway.networking.k8s.io_httproutes.yaml",
+	"ReferenceGrant": "gateway.networking.k8s.io_referencegrants.yaml",
+}
+
+// validator is what the API server's custom resource storage holds for one served version of a CRD.
+type validator struct {
+	gvk        schema.GroupVersionKind
+	namespaced bool
+	structural *structuralschema.Structural
+	strategy   interface {
+		PrepareForCreate(ctx context.Context, obj runtime.Object)
+		Validate(ctx context.Context, obj runtime.Object) field.ErrorList
+	}
+}
+
+// crdKey names one CRD of one channel.
+type crdKey struct {
+	channel Channel
+	kind    string
+}
+
+var (
+	crdMu    sync.Mutex
+	crdCache = map[crdKey]*crdEntry{}
+)
+
+type crdEntry struct {
+	once     sync.Once
+	versions map[string]*validator // by served version
+	err      error
+}
+
+// validatorFor returns the API server's validator for a Gateway API kind in one version, building the CRD's
+// validators on first use. It returns nil, nil when the CRD does not serve that version.
+func validatorFor(channel Channel, kind, version string) (*validator, error) {
+	crdMu.Lock()
+	e, ok := crdCache[crdKey{channel, kind}]
+	if !ok {
+		e = &crdEntry{}
+		crdCache[crdKey{channel, kind}] = e
+	}
+	crdMu.Unlock()
+	e.once.Do(func() { e.versions, e.err = loadCRD(channel, kind) })
+	if e.err != nil {
+		return nil, e.err
+	}
+	return e.versions[version], nil
+}
+
+// loadCRD builds, for every served version of a CRD, the structural schema, the schema validator and the
+// custom resource strategy, as apiextensions-apiserver's crdHandler does when it starts serving a CRD
+// (getOrCreateServingInfoFor): the structural schema with its defaults pruned, and NewStrategy, which compiles the
+// CEL rules.
+func loadCRD(channel Channel, kind string) (map[string]*validator, error) {
+	file, ok := crdFile[kind]
+	if !ok {
+		return nil, fmt.Errorf("no CRD for kind %s", kind)
+	}
+	data, err := fs.ReadFile(crdFiles, path.Join("crds", string(channel), file))
+	if err != nil {
+		return nil, fmt.Errorf("the %s channel has no CRD for %s: %w", channel, kind, err)
+	}
+	var crd apiextensionsv1.CustomResourceDefinition
+	if err := yaml.Unmarshal(data, &crd); err != nil {
+		return nil, fmt.Errorf("CRD %s: %w", file, err)
+	}
+	out := map[string]*validator{}
+	for _, v := range crd.Spec.Versions {
+		if !v.Served || v.Schema == nil {
+			continue
+		}
+		var internal apiextensionsinternal.CustomResourceValidation
+		if err := apiextensionsv1.Convert_v1_CustomResourceValidation_To_apiextensions_CustomResourceValidation(v.Schema, &internal, nil); err != nil {
+			return nil, fmt.Errorf("CRD %s version %s: %w", file, v.Name, err)
+		}
+		s, err := structuralschema.NewStructural(internal.OpenAPIV3Schema)
+		if err != nil {
+			return nil, fmt.Errorf("CRD %s version %s: %w", file, v.Name, err)
+		}
+		s = s.DeepCopy()
+		if err := structuraldefaulting.PruneDefaults(s); err != nil {
+			return nil, fmt.Errorf("CRD %s version %s: %w", file, v.Name, err)
+		}
+		schemaValidator, _, err := apiservervalidation.NewSchemaValidator(internal.OpenAPIV3Schema)
+		if err != nil {
+			return nil, fmt.Errorf("CRD %s version %s: %w", file, v.Name, err)
+		}
+		var status *apiextensionsinternal.CustomResourceSubresourceStatus
+		var statusValidator apiservervalidation.SchemaValidator
+		if v.Subresources != nil && v.Subresources.Status != nil {
+			status = &apiextensionsinternal.CustomResourceSubresourceStatus{}
+			if st, ok := internal.OpenAPIV3Schema.Properties["status"]; ok {
+				if statusValidator, _, err = apiservervalidation.NewSchemaValidator(&st); err != nil {
+					return nil, fmt.Errorf("CRD %s version %s status: %w", file, v.Name, err)
+				}
+			}
+		}
+		gvk := schema.GroupVersionKind{Group: crd.Spec.Group, Version: v.Name, Kind: crd.Spec.Names.Kind}
+		out[v.Name] = &validator{
+			gvk:        gvk,
+			namespaced: crd.Spec.Scope == apiextensionsv1.NamespaceScoped,
+			structural: s,
+			strategy: customresource.NewStrategy(nil, crd.Spec.Scope == apiextensionsv1.NamespaceScoped, gvk,
+				schemaValidator, statusValidator, s, status, nil, v.SelectableFields),
+		}
+	}
+	return out, nil
+}
+
+// admit runs, on a decoded object, what the API server runs on a create of it: the schema coercion of its
+// decoder (unknown metadata fields, pruning of unknown fields with their paths, the removal of nulls the schema
+// does not allow), its defaulter, then the strategy's PrepareForCreate and Validate. obj is changed in place
+// into what the API server would store. The unknown fields are those strict field validation refuses.
+func (v *validator) admit(obj map[string]any) (unknown []string, errs field.ErrorList, err error) {
+	objectMeta, foundMeta, metaUnknown, err := schemaobjectmeta.GetObjectMetaWithOptions(obj,
+		schemaobjectmeta.ObjectMetaOptions{ReturnUnknownFieldPaths: true})
+	if err != nil {
+		return nil, nil, err
+	}
+	unknown = append(unknown, metaUnknown...)
+	kind, apiVersion := obj["kind"], obj["apiVersion"]
+	unknown = append(unknown, structuralpruning.PruneWithOptions(obj, v.structural, true,
+		structuralschema.UnknownFieldPathOptions{TrackUnknownFieldPaths: true})...)
+	structuraldefaulting.PruneNonNullableNullsWithoutDefaults(obj, v.structural)
+	fieldErr, paths := schemaobjectmeta.CoerceWithOptions(nil, obj, v.structural, false,
+		schemaobjectmeta.CoerceOptions{ReturnUnknownFieldPaths: true})
+	if fieldErr != nil {
+		return unknown, field.ErrorList{fieldErr}, nil
+	}
+	unknown = append(unknown, paths...)
+	obj["kind"], obj["apiVersion"] = kind, apiVersion
+	if foundMeta {
+		if err := schemaobjectmeta.SetObjectMeta(obj, objectMeta); err != nil {
+			return unknown, nil, err
+		}
+	}
+	structuraldefaulting.Default(obj, v.structural)
+	u := &unstructured.Unstructured{Object: obj}
+	ctx := context.Background()
+	v.strategy.PrepareForCreate(ctx, u)
+	return unknown, v.strategy.Validate(ctx, u), nil
+}
