@@ -2,17 +2,14 @@ package conformance
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/gateway2tyk/gateway2tyk/e2e/modcache"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"testing"
-	"time"
 
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/kustomize/kyaml/kio"
@@ -91,36 +88,11 @@ func TestConformance(t *testing.T) {
 // (offline, no proxy) the test is skipped.
 func conformanceDir(t *testing.T) string {
 	t.Helper()
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skipf("skipping: the go command is not on PATH, so %s@%s cannot be located: %v",
-			conformanceModule, conformanceVersion, err)
+	dir := modcache.Dir(t, conformanceModule, conformanceVersion)
+	if _, err := os.Stat(filepath.Join(dir, "base", "manifests.yaml")); err != nil {
+		t.Fatalf("%s@%s in %s has no base/manifests.yaml: %v", conformanceModule, conformanceVersion, dir, err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, goTool, "mod", "download", "-json", conformanceModule+"@"+conformanceVersion)
-	// Outside any module, so that nothing is looked up in (or written to) this module's go.mod and go.sum.
-	cmd.Dir = t.TempDir()
-	cmd.Env = append(os.Environ(), "GOWORK=off")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, runErr := cmd.Output()
-	var info struct{ Dir, Error string }
-	jsonErr := json.Unmarshal(out, &info)
-	if runErr != nil || jsonErr != nil || info.Dir == "" {
-		why := strings.TrimSpace(strings.Join([]string{info.Error, stderr.String()}, " "))
-		if runErr != nil {
-			why = strings.TrimSpace(runErr.Error() + ": " + why)
-		} else if jsonErr != nil {
-			why = strings.TrimSpace(fmt.Sprintf("unreadable output of go mod download: %v: %s", jsonErr, why))
-		}
-		t.Skipf("skipping: the Gateway API conformance manifests are not available: `go mod download -json %s@%s` "+
-			"failed (offline, or GOPROXY/GOFLAGS forbid the download): %s", conformanceModule, conformanceVersion, why)
-	}
-	if _, err := os.Stat(filepath.Join(info.Dir, "base", "manifests.yaml")); err != nil {
-		t.Fatalf("%s@%s in %s has no base/manifests.yaml: %v", conformanceModule, conformanceVersion, info.Dir, err)
-	}
-	return info.Dir
+	return dir
 }
 
 // readManifests reads one of the suite's manifest files with kyaml.

@@ -290,6 +290,26 @@ func route(name, ruleLines string) string {
 const rule = `matches: [{path: {type: PathPrefix, value: /bad}}]
       backendRefs: [{name: orders, port: 8080}]`
 
+// headerHeavyRules are rules lines of a valid route whose Tyk OAS document is large: each rule sets 16 request and
+// 16 response headers of valueLen bytes (the CRD's bounds: 16 per filter, values of at most 4096 bytes).
+func headerHeavyRules(rules, valueLen int) string {
+	var b strings.Builder
+	for r := range rules {
+		if r > 0 {
+			b.WriteString("\n    - ")
+		}
+		fmt.Fprintf(&b, "matches: [{path: {type: PathPrefix, value: /big%d}}]\n      filters:\n", r)
+		for _, f := range []string{"requestHeaderModifier", "responseHeaderModifier"} {
+			fmt.Fprintf(&b, "      - type: %s%s\n        %s:\n          set:\n", strings.ToUpper(f[:1]), f[1:], f)
+			for h := range 16 {
+				fmt.Fprintf(&b, "          - {name: X-%d, value: %s}\n", h, strings.Repeat("v", valueLen))
+			}
+		}
+		b.WriteString("      backendRefs: [{name: orders, port: 8080}]")
+	}
+	return b.String()
+}
+
 func hugeHostnames(n int) string {
 	var b strings.Builder
 	b.WriteString("[")
@@ -693,6 +713,18 @@ var badInputRows = []badInputRow{
 		extra: strings.Replace(route("huge", rule), "metadata: {name: huge, namespace: shop}",
 			"metadata: {name: huge, namespace: shop, annotations: {notes: "+strings.Repeat("x", 1<<20)+"}}", 1),
 		want: errorAt("HTTPRoute shop/huge", "metadata.annotations", "may not be more than 262144 bytes"),
+	},
+	{
+		name:    "an API document over 1 MiB: the API server refuses the ConfigMap",
+		extra:   route("huge", headerHeavyRules(1, 4096)),
+		want:    errorAt("HTTPRoute shop/huge", "spec.rules", "the API server refuses a ConfigMap whose data is over 1 MiB"),
+		touches: []string{"Gateway shop/edge"}, // the route attaches to its listener
+	},
+	{
+		name:    "an API object over 256 KiB as JSON: a client-side apply would fail",
+		extra:   route("big", headerHeavyRules(1, 1024)),
+		want:    warningAt("HTTPRoute shop/big", "spec.rules", "ServerSideApply=true"),
+		touches: []string{"Gateway shop/edge"}, // the route attaches to its listener
 	},
 	{
 		name: "too many matches: 130 in all rules together",

@@ -107,7 +107,7 @@ func BenchmarkEmit(b *testing.B) {
 	tr := translate.Translate(attachment.Attach(in.Inventory, config.DefaultControllerName, env), env, basedoc.Resolve(in.Inventory))
 	cfg := config.Default()
 	for b.Loop() {
-		if _, err := emitAPIs(tr, cfg); err != nil {
+		if _, _, err := emitAPIs(tr, cfg); err != nil {
 			b.Fatal(err)
 		}
 	}

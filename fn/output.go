@@ -17,7 +17,7 @@ import (
 // emitAPIs builds the output objects of every API, in API ID order. The APIs are independent: their documents
 // are encoded on every core (parallel.Map keeps the order), unless TranslateEncoded already did, and the
 // conditions of each parent are encoded once.
-func emitAPIs(tr *translate.Output, cfg config.Spec) ([]*yaml.RNode, error) {
+func emitAPIs(tr *translate.Output, cfg config.Spec) ([]*yaml.RNode, []*sizeLimit, error) {
 	conds := parentConditions(tr)
 	condJSON := map[*attachment.Parent]string{}
 	for _, api := range tr.APIs {
@@ -26,12 +26,13 @@ func emitAPIs(tr *translate.Output, cfg config.Spec) ([]*yaml.RNode, error) {
 		}
 		cj, err := status.Encode(conds[api.Parent])
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		condJSON[api.Parent] = cj
 	}
 	type built struct {
 		nodes []*yaml.RNode
+		limit *sizeLimit
 		err   error
 	}
 	all := parallel.Map(len(tr.APIs), func(i int) built {
@@ -51,23 +52,28 @@ func emitAPIs(tr *translate.Output, cfg config.Spec) ([]*yaml.RNode, error) {
 		if err != nil {
 			return built{err: err}
 		}
+		limit := checkSize(e, len(doc), cm.MarshalJSON)
 		if cfg.Output != config.OutputTykOasApiDefinition {
-			return built{nodes: []*yaml.RNode{cm}}
+			return built{nodes: []*yaml.RNode{cm}, limit: limit}
 		}
 		def, err := emit.TykOasApiDefinition(e)
 		if err != nil {
 			return built{err: err}
 		}
-		return built{nodes: []*yaml.RNode{cm, def}}
+		return built{nodes: []*yaml.RNode{cm, def}, limit: limit}
 	})
 	var out []*yaml.RNode
+	var limits []*sizeLimit
 	for _, b := range all {
 		if b.err != nil {
-			return nil, b.err
+			return nil, nil, b.err
 		}
 		out = append(out, b.nodes...)
+		if b.limit != nil {
+			limits = append(limits, b.limit)
+		}
 	}
-	return out, nil
+	return out, limits, nil
 }
 
 // upsert replaces the objects of an earlier run (APIs and the sync hook) with this run's.

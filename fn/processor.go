@@ -107,10 +107,11 @@ func render(items []*yaml.RNode, cfg config.Spec, keepDocuments bool) (*Output, 
 	if err := writeStatus(in, att, tr, bases, cfg.ControllerName); err != nil {
 		return &Output{Items: items, Results: out.Results}, err
 	}
-	emitted, err := emitAPIs(tr, cfg)
+	emitted, limits, err := emitAPIs(tr, cfg)
 	if err != nil {
 		return &Output{Items: items, Results: out.Results}, err
 	}
+	out.Results = append(out.Results, sizeResults(in, limits)...)
 	hookObjects, hookResults := hook.Build(cfg.SyncHook, cfg.ControllerName, in.Inventory, hookAPIs(tr))
 	out.Results = append(out.Results, hookResults...)
 	emitted = append(emitted, hookObjects...)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/gateway2tyk/gateway2tyk/e2e/internal/localproc"
 	"net"
 	"net/http"
 	"os"
@@ -55,10 +56,10 @@ type Binaries struct {
 // fails it when RequiredEnv says the real Gateway is required.
 func Find(t testing.TB) Binaries {
 	t.Helper()
-	root := moduleRoot()
+	root := localproc.ModuleRoot()
 	b := Binaries{
-		Tyk:       envOr("TYK_GATEWAY", filepath.Join(root, "bin", "tyk")),
-		Templates: envOr("TYK_TEMPLATES", filepath.Join(root, "bin", "tyk-templates")),
+		Tyk:       localproc.EnvOr("TYK_GATEWAY", filepath.Join(root, "bin", "tyk")),
+		Templates: localproc.EnvOr("TYK_TEMPLATES", filepath.Join(root, "bin", "tyk-templates")),
 		Redis:     os.Getenv("REDIS_SERVER"),
 	}
 	var missing []string
@@ -84,32 +85,6 @@ func Find(t testing.TB) Binaries {
 	return b
 }
 
-// moduleRoot is the nearest directory at or above the working directory (a test's package directory) that
-// holds go.mod; "" when there is none.
-func moduleRoot() string {
-	dir, err := os.Getwd()
-	if err != nil {
-		return ""
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
-	}
-}
-
-func envOr(name, def string) string {
-	if v := os.Getenv(name); v != "" {
-		return v
-	}
-	return def
-}
-
 // Start runs Redis, the upstream proxy and the Gateway on free loopback ports, waits until the Gateway
 // answers /hello, and stops all three when t ends. The Gateway's log is printed when t fails.
 func Start(t testing.TB, bins Binaries) *Gateway {
@@ -118,7 +93,7 @@ func Start(t testing.TB, bins Binaries) *Gateway {
 	redisPort := startRedis(t, bins.Redis, dir)
 	up := startUpstreamProxy(t)
 
-	port := freePort(t)
+	port := localproc.FreePort()
 	g := &Gateway{
 		URL:       "http://127.0.0.1:" + strconv.Itoa(port),
 		Secret:    "gateway2tyk-test-secret",
@@ -137,7 +112,7 @@ func Start(t testing.TB, bins Binaries) *Gateway {
 	t.Cleanup(func() {
 		g.Stop()
 		if t.Failed() {
-			t.Logf("Tyk Gateway log (%s), last lines:\n%s", g.logPath, tail(g.logPath, 40))
+			t.Logf("Tyk Gateway log (%s), last lines:\n%s", g.logPath, localproc.Tail(g.logPath, 40))
 		}
 	})
 	if err := g.launch(); err != nil {
@@ -156,7 +131,7 @@ func (g *Gateway) launch() error {
 	cmd.Dir = g.dir
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	cmd.Env = gatewayEnv(g.proxyAddr)
-	dieWithTest(cmd)
+	localproc.DieWithTest(cmd)
 	if err := cmd.Start(); err != nil {
 		_ = logFile.Close()
 		return fmt.Errorf("starting the Tyk Gateway %s: %v", g.bin, err)
@@ -167,7 +142,7 @@ func (g *Gateway) launch() error {
 	g.cmd, g.exited, g.logFile = cmd, exited, logFile
 	g.mu.Unlock()
 	if err := g.waitHello(exited); err != nil {
-		return fmt.Errorf("the Tyk Gateway did not come up: %v\nlog:\n%s", err, tail(g.logPath, 40))
+		return fmt.Errorf("the Tyk Gateway did not come up: %v\nlog:\n%s", err, localproc.Tail(g.logPath, 40))
 	}
 	return nil
 }
@@ -291,7 +266,7 @@ func (g *Gateway) waitHello(exited <-chan struct{}) error {
 // startRedis runs redis-server on a free loopback port without persistence and waits for PONG.
 func startRedis(t testing.TB, bin, dir string) int {
 	t.Helper()
-	port := freePort(t)
+	port := localproc.FreePort()
 	cmd := exec.Command(bin, "--port", strconv.Itoa(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
 		"--dir", dir, "--daemonize", "no")
 	logFile, err := os.Create(filepath.Join(dir, "redis.log"))
@@ -299,7 +274,7 @@ func startRedis(t testing.TB, bin, dir string) int {
 		t.Fatal(err)
 	}
 	cmd.Stdout, cmd.Stderr = logFile, logFile
-	dieWithTest(cmd)
+	localproc.DieWithTest(cmd)
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("starting redis-server: %v", err)
 	}
@@ -315,7 +290,7 @@ func startRedis(t testing.TB, bin, dir string) int {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	t.Fatalf("redis-server did not answer PING on port %d: %s", port, tail(filepath.Join(dir, "redis.log"), 20))
+	t.Fatalf("redis-server did not answer PING on port %d: %s", port, localproc.Tail(filepath.Join(dir, "redis.log"), 20))
 	return 0
 }
 
@@ -341,16 +316,6 @@ func redisPing(port int) error {
 	return nil
 }
 
-func freePort(t testing.TB) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
-
 func writeJSON(t testing.TB, path string, v any) {
 	t.Helper()
 	b, err := json.MarshalIndent(v, "", "  ")
@@ -360,18 +325,6 @@ func writeJSON(t testing.TB, path string, v any) {
 	if err := os.WriteFile(path, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-}
-
-func tail(path string, n int) string {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return err.Error()
-	}
-	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.Join(lines, "\n")
 }
 
 // Reloads counts the reloads the Gateway has begun since Start, from its log (Tyk logs "reload: initiating"

@@ -32,7 +32,9 @@ func renderYAML(t *testing.T, src string) *fn.Output {
 	return renderWith(t, nodes, cfg)
 }
 
-func render(t *testing.T, nodes []*yaml.RNode) *fn.Output { return renderWith(t, nodes, config.Default()) }
+func render(t *testing.T, nodes []*yaml.RNode) *fn.Output {
+	return renderWith(t, nodes, config.Default())
+}
 
 func renderWith(t *testing.T, nodes []*yaml.RNode, cfg config.Spec) *fn.Output {
 	t.Helper()

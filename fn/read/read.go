@@ -144,7 +144,13 @@ func readItem(node *yaml.RNode, channel apiserver.Channel) itemRead {
 		return readCustomResource(node, key, version, data, k, channel)
 	}
 	obj := k.newObj()
-	problems, err := apiserver.DecodeStrict(data, obj)
+	decode := apiserver.DecodeStrict
+	if group == tykapi.Group {
+		// Tyk Operator's CRDs are not part of the render (Tyk's, read from shared/ by the tests only), and the Go
+		// types hold only the fields the render reads: an unknown field cannot be told from an unread one.
+		decode = decodeLoose
+	}
+	problems, err := decode(data, obj)
 	if err != nil {
 		// sigs.k8s.io/json's errors do not say where; encoding/json's do, for the same value.
 		if stdErr := json.Unmarshal(data, k.newObj()); stdErr != nil {
@@ -273,6 +279,11 @@ func jsonNames(field string) []string {
 		}
 	}
 	return out
+}
+
+// decodeLoose decodes JSON into obj, ignoring fields obj's type lacks.
+func decodeLoose(data []byte, obj any) ([]apiserver.Problem, error) {
+	return nil, json.Unmarshal(data, obj)
 }
 
 // typeError locates a decoding failure (a value of the wrong type) back in the node, so the error names the

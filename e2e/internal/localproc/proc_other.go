@@ -1,8 +1,8 @@
 //go:build !linux
 
-package realtyk
+package localproc
 
 import "os/exec"
 
 // dieWithTest has no portable equivalent of Linux's parent-death signal; t.Cleanup stops the processes.
-func dieWithTest(*exec.Cmd) {}
+func DieWithTest(*exec.Cmd) {}
