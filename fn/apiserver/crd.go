@@ -67,34 +67,49 @@ var (
 	crdCache = map[crdKey]*crdEntry{}
 )
 
+// crdEntry is one CRD, parsed on first use, and the validators of its versions, each built on first use: building
+// one compiles its CEL rules, and most renders meet one version of each kind.
 type crdEntry struct {
-	once     sync.Once
-	versions map[string]*validator // by served version
+	parse    sync.Once
+	crd      *apiextensionsv1.CustomResourceDefinition
 	err      error
+	mu       sync.Mutex
+	versions map[string]*versionEntry
 }
 
-// validatorFor returns the API server's validator for a Gateway API kind in one version, building the CRD's
-// validators on first use. It returns nil, nil when the CRD does not serve that version.
+type versionEntry struct {
+	once sync.Once
+	val  *validator
+	err  error
+}
+
+// validatorFor returns the API server's validator for a Gateway API kind in one version, building it on first
+// use. It returns nil, nil when the CRD does not serve that version.
 func validatorFor(channel Channel, kind, version string) (*validator, error) {
 	crdMu.Lock()
 	e, ok := crdCache[crdKey{channel, kind}]
 	if !ok {
-		e = &crdEntry{}
+		e = &crdEntry{versions: map[string]*versionEntry{}}
 		crdCache[crdKey{channel, kind}] = e
 	}
 	crdMu.Unlock()
-	e.once.Do(func() { e.versions, e.err = loadCRD(channel, kind) })
+	e.parse.Do(func() { e.crd, e.err = readCRD(channel, kind) })
 	if e.err != nil {
 		return nil, e.err
 	}
-	return e.versions[version], nil
+	e.mu.Lock()
+	ve, ok := e.versions[version]
+	if !ok {
+		ve = &versionEntry{}
+		e.versions[version] = ve
+	}
+	e.mu.Unlock()
+	ve.once.Do(func() { ve.val, ve.err = newValidator(e.crd, version) })
+	return ve.val, ve.err
 }
 
-// loadCRD builds, for every served version of a CRD, the structural schema, the schema validator and the
-// custom resource strategy, as apiextensions-apiserver's crdHandler does when it starts serving a CRD
-// (getOrCreateServingInfoFor): the structural schema with its defaults pruned, and NewStrategy, which compiles the
-// CEL rules.
-func loadCRD(channel Channel, kind string) (map[string]*validator, error) {
+// readCRD parses the CRD of a kind in a channel.
+func readCRD(channel Channel, kind string) (*apiextensionsv1.CustomResourceDefinition, error) {
 	file, ok := crdFile[kind]
 	if !ok {
 		return nil, fmt.Errorf("no CRD for kind %s", kind)
@@ -107,26 +122,34 @@ func loadCRD(channel Channel, kind string) (map[string]*validator, error) {
 	if err := yaml.Unmarshal(data, &crd); err != nil {
 		return nil, fmt.Errorf("CRD %s: %w", file, err)
 	}
-	out := map[string]*validator{}
+	return &crd, nil
+}
+
+// newValidator builds, for a served version of a CRD, the structural schema, the schema validator and the custom
+// resource strategy, as apiextensions-apiserver's crdHandler does when it starts serving a CRD
+// (getOrCreateServingInfoFor): the structural schema with its defaults pruned, and NewStrategy, which compiles the
+// CEL rules. It returns nil, nil when the CRD does not serve the version.
+func newValidator(crd *apiextensionsv1.CustomResourceDefinition, version string) (*validator, error) {
+	name := crd.Name
 	for _, v := range crd.Spec.Versions {
-		if !v.Served || v.Schema == nil {
+		if v.Name != version || !v.Served || v.Schema == nil {
 			continue
 		}
 		var internal apiextensionsinternal.CustomResourceValidation
 		if err := apiextensionsv1.Convert_v1_CustomResourceValidation_To_apiextensions_CustomResourceValidation(v.Schema, &internal, nil); err != nil {
-			return nil, fmt.Errorf("CRD %s version %s: %w", file, v.Name, err)
+			return nil, fmt.Errorf("CRD %s version %s: %w", name, v.Name, err)
 		}
 		s, err := structuralschema.NewStructural(internal.OpenAPIV3Schema)
 		if err != nil {
-			return nil, fmt.Errorf("CRD %s version %s: %w", file, v.Name, err)
+			return nil, fmt.Errorf("CRD %s version %s: %w", name, v.Name, err)
 		}
 		s = s.DeepCopy()
 		if err := structuraldefaulting.PruneDefaults(s); err != nil {
-			return nil, fmt.Errorf("CRD %s version %s: %w", file, v.Name, err)
+			return nil, fmt.Errorf("CRD %s version %s: %w", name, v.Name, err)
 		}
 		schemaValidator, _, err := apiservervalidation.NewSchemaValidator(internal.OpenAPIV3Schema)
 		if err != nil {
-			return nil, fmt.Errorf("CRD %s version %s: %w", file, v.Name, err)
+			return nil, fmt.Errorf("CRD %s version %s: %w", name, v.Name, err)
 		}
 		var status *apiextensionsinternal.CustomResourceSubresourceStatus
 		var statusValidator apiservervalidation.SchemaValidator
@@ -134,20 +157,21 @@ func loadCRD(channel Channel, kind string) (map[string]*validator, error) {
 			status = &apiextensionsinternal.CustomResourceSubresourceStatus{}
 			if st, ok := internal.OpenAPIV3Schema.Properties["status"]; ok {
 				if statusValidator, _, err = apiservervalidation.NewSchemaValidator(&st); err != nil {
-					return nil, fmt.Errorf("CRD %s version %s status: %w", file, v.Name, err)
+					return nil, fmt.Errorf("CRD %s version %s status: %w", name, v.Name, err)
 				}
 			}
 		}
 		gvk := schema.GroupVersionKind{Group: crd.Spec.Group, Version: v.Name, Kind: crd.Spec.Names.Kind}
-		out[v.Name] = &validator{
+		namespaced := crd.Spec.Scope == apiextensionsv1.NamespaceScoped
+		return &validator{
 			gvk:        gvk,
-			namespaced: crd.Spec.Scope == apiextensionsv1.NamespaceScoped,
+			namespaced: namespaced,
 			structural: s,
-			strategy: customresource.NewStrategy(nil, crd.Spec.Scope == apiextensionsv1.NamespaceScoped, gvk,
-				schemaValidator, statusValidator, s, status, nil, v.SelectableFields),
-		}
+			strategy: customresource.NewStrategy(nil, namespaced, gvk, schemaValidator, statusValidator, s, status, nil,
+				v.SelectableFields),
+		}, nil
 	}
-	return out, nil
+	return nil, nil
 }
 
 // admit runs, on a decoded object, what the API server runs on a create of it: the schema coercion of its
