@@ -16,7 +16,7 @@ GO_VERSION     := $(shell sed -n 's/^go //p' go.mod)
 
 .DEFAULT_GOAL := build
 
-.PHONY: help build demo test vet fmt-check go-test e2e-tyk check-dockerfile image image-test bench bench-diff bench-pipelines clean
+.PHONY: help build demo test vet fmt-check go-test e2e-tyk e2e-kube check-dockerfile image image-test bench bench-diff bench-pipelines clean
 
 help: ## Show the targets
 	@echo "make build          build bin/gateway2tyk"
@@ -24,6 +24,7 @@ help: ## Show the targets
 	@echo "make demo           render $(EXAMPLE) with kustomize and the function, and print the APIs"
 	@echo "make test           go vet, gofmt check, go test (with bin/kustomize, bin/gateway2tyk and the real Tyk Gateway)"
 	@echo "make e2e-tyk        only the tests against a real Tyk Gateway (builds bin/tyk once; needs redis-server)"
+	@echo "make e2e-kube       only the tests against a real kube-apiserver and etcd (builds them into bin/ once)"
 	@echo "make check-dockerfile  check that the Dockerfile builds what make build and bin/kustomize build"
 	@echo "make image          docker build the image $(IMAGE) (needs a Docker engine)"
 	@echo "make image-test     run the built image $(IMAGE) as nobody with no network, on $(EXAMPLE)"
@@ -80,6 +81,13 @@ $(ETCD): tools/etcd/go.mod tools/etcd/go.sum
 	cd tools/etcd && CGO_ENABLED=0 $(GO) build -trimpath -ldflags "-s -w" -o $(BIN)/etcd.tmp go.etcd.io/etcd/server/v3
 	mv $(BIN)/etcd.tmp $(ETCD)
 
+# The tests against the real API server alone (e2e/realkube: parity of the render's judgement with the API
+# server's, and the API server's acceptance of every output).
+REAL_KUBE_TESTS := ^TestRealKube
+e2e-kube: build $(KUBE_APISERVER) $(ETCD)
+	GATEWAY2TYK_REAL_KUBE=required GATEWAY2TYK=$(CURDIR)/$(GATEWAY2TYK) \
+		$(GO) test -count=1 -run '$(REAL_KUBE_TESTS)' ./e2e/... ./sync/...
+
 # The tests against the real Gateway alone. Redis is Debian's redis-server (.ci/run installs it).
 # TYK_GATEWAY, TYK_TEMPLATES (and TYK_GATEWAY_VERSION) run them, and make test's, against another Gateway build.
 REAL_TYK_TESTS := ^TestRealTyk
@@ -93,7 +101,7 @@ e2e-tyk: build $(TYK)
 demo: build $(KUSTOMIZE)
 	PATH=$(BIN):$$PATH kustomize build --enable-alpha-plugins --enable-exec $(EXAMPLE)
 
-test: build $(KUSTOMIZE) $(TYK) vet fmt-check go-test
+test: build $(KUSTOMIZE) $(TYK) $(KUBE_APISERVER) $(ETCD) vet fmt-check go-test
 
 vet:
 	$(GO) vet ./...
@@ -107,8 +115,9 @@ fmt-check:
 		exit 1; \
 	fi
 
-go-test: build $(KUSTOMIZE) $(TYK)
+go-test: build $(KUSTOMIZE) $(TYK) $(KUBE_APISERVER) $(ETCD)
 	KUSTOMIZE=$(CURDIR)/$(KUSTOMIZE) GATEWAY2TYK=$(CURDIR)/$(GATEWAY2TYK) GATEWAY2TYK_REAL_TYK=required \
+		GATEWAY2TYK_REAL_KUBE=required \
 		TYK_GATEWAY=$(TYK_GATEWAY) TYK_TEMPLATES=$(TYK_TEMPLATES) TYK_GATEWAY_VERSION=$(TYK_GATEWAY_VERSION) $(GO) test ./...
 
 # The Dockerfile's build stage must run make build's go build (and bin/kustomize's go install): a Go test reads
@@ -144,8 +153,9 @@ image-test:
 SIZES ?= 1000 10000
 RUNS  ?= 2
 HOSTNAMES ?= 1
+FLEET     ?= default
 bench:
-	SIZES="$(SIZES)" RUNS="$(RUNS)" HOSTNAMES="$(HOSTNAMES)" GO="$(GO)" sh bench/run.sh
+	SIZES="$(SIZES)" RUNS="$(RUNS)" HOSTNAMES="$(HOSTNAMES)" FLEET="$(FLEET)" GO="$(GO)" sh bench/run.sh
 
 # Wall time of each documented pipeline (kustomize transformer, the large-app kustomize path, the Argo CD plugin as
 # its sidecar runs it, kpt, the function alone) with and without gateway2tyk, on generated fleets of SIZES routes

@@ -10,6 +10,8 @@
 #   TIMEOUT  seconds allowed for one run       (default 900)
 #   SEED     generator seed                    (default 1)
 #   HOSTNAMES hostnames of each route          (default 1; 2 makes the fleet whose output is ~14x its input)
+#   FLEET    default | heavy (every rule a filter and 3-4 weighted backends) | flow (written as people write
+#            YAML: small collections in flow style, comments) | heavy-flow (both)
 #
 # Plain sh: every step checks its own status (no pipefail).
 
@@ -18,6 +20,14 @@ RUNS=${RUNS:-2}
 TIMEOUT=${TIMEOUT:-900}
 SEED=${SEED:-1}
 HOSTNAMES=${HOSTNAMES:-1}
+FLEET=${FLEET:-default}
+case "$FLEET" in
+default) FLEET_FLAGS= ;;
+heavy) FLEET_FLAGS=-heavy ;;
+flow) FLEET_FLAGS=-flow ;;
+heavy-flow) FLEET_FLAGS="-heavy -flow" ;;
+*) echo "bench: FLEET must be default, heavy, flow or heavy-flow (got $FLEET)" >&2; exit 2 ;;
+esac
 GO=${GO:-go}
 OUT=bench/out
 
@@ -32,7 +42,7 @@ CGO_ENABLED=0 $GO build -trimpath -o "$OUT/gateway2tyk" ./cmd/gateway2tyk || exi
 CGO_ENABLED=0 $GO build -trimpath -o "$OUT/noop" ./bench/noop || exit 1
 CGO_ENABLED=0 $GO build -trimpath -o "$OUT/gen" ./bench/gen || exit 1
 
-echo "bench: HOSTNAMES=$HOSTNAMES; machine: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)," \
+echo "bench: HOSTNAMES=$HOSTNAMES FLEET=$FLEET; machine: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)," \
 	"$(awk '/^MemTotal/ {printf "%.1f GiB", $2/1048576}' /proc/meminfo) memory, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 
 # measure BIN INPUT: runs BIN < INPUT once and sets wall (s), rss (MB) and cpu (user+sys s); fails when the
@@ -70,8 +80,9 @@ best_of() {
 rows=
 prev_n= prev_wall=
 for n in $SIZES; do
-	input="$OUT/routes-$n-h$HOSTNAMES.yaml"
-	if ! "$OUT/gen" -routes "$n" -seed "$SEED" -hostnames "$HOSTNAMES" >"$input"; then
+	input="$OUT/routes-$n-h$HOSTNAMES-$FLEET.yaml"
+	# FLEET_FLAGS is unquoted on purpose: it holds zero, one or two flags.
+	if ! "$OUT/gen" -routes "$n" -seed "$SEED" -hostnames "$HOSTNAMES" $FLEET_FLAGS >"$input"; then
 		echo "bench: generating $n routes failed" >&2
 		exit 1
 	fi

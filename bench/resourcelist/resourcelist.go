@@ -55,6 +55,11 @@ type Shape struct {
 	// Hostnames is the number of hostnames of each valid route with a single parent (0 and 1: one). Every
 	// hostname makes its own APIs, so the output grows with it while the input grows by a line per hostname.
 	Hostnames int
+	// Heavy gives every rule a filter and three or four weighted backends (no redirects).
+	Heavy bool
+	// Flow writes the items the way people write them by hand (examples/): the small mappings and sequences of
+	// a spec in flow style, a comment above every route and a line comment on some of its fields (see Flow).
+	Flow bool
 }
 
 // Generate writes the ResourceList of n routes (n >= 1) made from seed. The same n and seed give the same bytes.
@@ -267,6 +272,10 @@ func (g *gen) route(r, nsIndex, namespaces int) {
 	for i := 0; i < rules; i++ {
 		path := fmt.Sprintf("%s/v%d", base, i+1)
 		g.printf("    - matches:\n      - path:\n          type: PathPrefix\n          value: %s\n", path)
+		if g.shape.Heavy {
+			g.heavyRule(ns, i, svc)
+			continue
+		}
 		switch (kind + i) % 5 {
 		case 0: // methods, with a request header
 			g.printf("        method: GET\n      - path:\n          type: PathPrefix\n          value: %s\n        method: POST\n", path)
@@ -314,6 +323,22 @@ func (g *gen) route(r, nsIndex, namespaces int) {
 			g.printf("    - matches:\n      - path:\n          type: Exact\n          value: %s/health\n", base)
 			g.backend(svc(), "", 0)
 		}
+	}
+}
+
+// heavyRule writes the rest of a rule of a Heavy fleet: a header or rewrite filter and three or four weighted
+// backends.
+func (g *gen) heavyRule(ns string, i int, svc func() string) {
+	if i%2 == 0 {
+		g.printf("      filters:\n      - type: RequestHeaderModifier\n        requestHeaderModifier:\n          set:\n"+
+			"          - name: X-Team\n            value: %s\n", ns)
+	} else {
+		g.printf("      filters:\n      - type: URLRewrite\n        urlRewrite:\n          path:\n            type: ReplacePrefixMatch\n"+
+			"            replacePrefixMatch: /internal/v%d\n", i+1)
+	}
+	g.printf("      backendRefs:\n")
+	for b := range 3 + g.rnd.IntN(2) {
+		g.weighted(svc(), "", 10+b*20)
 	}
 }
 
