@@ -81,6 +81,14 @@ spec:
   ports: [{name: http, port: 8080, targetPort: 8080}]
 `
 
+const seedTLSSecret = `
+apiVersion: v1
+kind: Secret
+metadata: {name: shop-tls, namespace: shop}
+type: kubernetes.io/tls
+stringData: {tls.crt: a certificate, tls.key: a key}
+`
+
 // mutation is one change to a seed: set path to value (nil deletes).
 type mutation struct {
 	name  string
@@ -99,7 +107,9 @@ func mutations() []mutation {
 		}
 		return out
 	}
-	match := func(i int) any { return map[string]any{"path": map[string]any{"type": "PathPrefix", "value": fmt.Sprintf("/m%d", i)}} }
+	match := func(i int) any {
+		return map[string]any{"path": map[string]any{"type": "PathPrefix", "value": fmt.Sprintf("/m%d", i)}}
+	}
 	m := []mutation{
 		// Unknown fields, at several depths (strict field validation).
 		{"unknown top-level field", seedRoute, map[string]any{"extra": 1}},
@@ -171,15 +181,21 @@ func mutations() []mutation {
 		{"129 matches over the rules", seedRoute, map[string]any{"spec.rules": list(3, func(r int) any { return map[string]any{"matches": list(43, match)} })}},
 		{"128 matches over the rules", seedRoute, map[string]any{"spec.rules": list(2, func(r int) any { return map[string]any{"matches": list(64, match)} })}},
 		{"17 backendRefs", seedRoute, map[string]any{"spec.rules[0].backendRefs": list(17, func(i int) any { return map[string]any{"name": fmt.Sprintf("b%d", i), "port": 80} })}},
-		{"17 filters", seedRoute, map[string]any{"spec.rules[0].filters": list(17, func(i int) any { return map[string]any{"type": "ExtensionRef", "extensionRef": map[string]any{"group": "example.com", "kind": "F", "name": fmt.Sprintf("f%d", i)}} })}},
+		{"17 filters", seedRoute, map[string]any{"spec.rules[0].filters": list(17, func(i int) any {
+			return map[string]any{"type": "ExtensionRef", "extensionRef": map[string]any{"group": "example.com", "kind": "F", "name": fmt.Sprintf("f%d", i)}}
+		})}},
 		{"header value of 4097 bytes", seedRoute, map[string]any{"spec.rules[0].matches[0].headers[0].value": long(4097)}},
 		{"path value of 1025 bytes", seedRoute, map[string]any{"spec.rules[0].matches[0].path.value": "/" + long(1024)}},
 		{"hostname of 254 bytes", seedRoute, map[string]any{"spec.hostnames[0]": long(63) + "." + long(63) + "." + long(63) + "." + long(62)}},
 		{"weight 1000001", seedRoute, map[string]any{"spec.rules[0].backendRefs[0].weight": 1000001}},
 		{"weight -1", seedRoute, map[string]any{"spec.rules[0].backendRefs[0].weight": -1}},
-		{"65 listeners", seedGateway, map[string]any{"spec.listeners": list(65, func(i int) any { return map[string]any{"name": fmt.Sprintf("l%d", i), "protocol": "HTTP", "port": 1000 + i} })}},
+		{"65 listeners", seedGateway, map[string]any{"spec.listeners": list(65, func(i int) any {
+			return map[string]any{"name": fmt.Sprintf("l%d", i), "protocol": "HTTP", "port": 1000 + i}
+		})}},
 		{"listener name of 254 bytes", seedGateway, map[string]any{"spec.listeners[0].name": long(254)}},
-		{"17 ReferenceGrant froms", seedGrant, map[string]any{"spec.from": list(17, func(i int) any { return map[string]any{"group": "", "kind": "Service", "namespace": fmt.Sprintf("n%d", i)} })}},
+		{"17 ReferenceGrant froms", seedGrant, map[string]any{"spec.from": list(17, func(i int) any {
+			return map[string]any{"group": "", "kind": "Service", "namespace": fmt.Sprintf("n%d", i)}
+		})}},
 		{"an annotation of 300 KiB", seedRoute, map[string]any{"metadata.annotations": map[string]any{"note": long(300 << 10)}}},
 		// Hostnames.
 		{"hostname with capitals", seedRoute, map[string]any{"spec.hostnames[0]": "Orders.example.com"}},
@@ -213,6 +229,10 @@ func mutations() []mutation {
 		{"unknown protocol name", seedGateway, map[string]any{"spec.listeners[0].protocol": "http"}},
 		{"controllerName without a path", seedClass, map[string]any{"spec.controllerName": "tyk"}},
 		{"gatewayClassName missing", seedGateway, map[string]any{"spec.gatewayClassName": del{}}},
+		// Secrets.
+		{"TLS Secret without its key", seedTLSSecret, map[string]any{"stringData": map[string]any{"tls.crt": "a certificate"}}},
+		{"TLS Secret without its certificate", seedTLSSecret, map[string]any{"stringData": map[string]any{"tls.key": "a key"}}},
+		{"Secret with an unknown field", seedTLSSecret, map[string]any{"strinData": map[string]any{"a": "b"}}},
 		// Metadata.
 		{"object name with an underscore", seedRoute, map[string]any{"metadata.name": "orders_v2"}},
 		{"object name missing", seedRoute, map[string]any{"metadata.name": del{}}},

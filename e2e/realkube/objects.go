@@ -96,13 +96,15 @@ func ReadCRDs(t testing.TB, files ...string) []*apiextensionsv1.CustomResourceDe
 			t.Fatalf("%s: %v", f, err)
 		}
 		for _, doc := range docs {
+			var tm metav1.TypeMeta
+			if err := yaml.Unmarshal(doc, &tm); err != nil || tm.Kind != "CustomResourceDefinition" {
+				continue // the gateway-api module's ValidatingAdmissionPolicy beside its CRDs, say
+			}
 			var crd apiextensionsv1.CustomResourceDefinition
 			if err := yaml.UnmarshalStrict(doc, &crd); err != nil {
 				t.Fatalf("%s: %v", f, err)
 			}
-			if crd.Kind == "CustomResourceDefinition" {
-				out = append(out, &crd)
-			}
+			out = append(out, &crd)
 		}
 	}
 	return out

@@ -47,10 +47,16 @@ func strictProblem(msg string) Problem {
 	return Problem{Message: msg}
 }
 
+// localConfig reports whether an object is a local-config one (kustomize's and kpt's annotation): a fact of the
+// cluster written for the render, never applied.
+func localConfig(m metav1.Object) bool {
+	return m.GetAnnotations()["config.kubernetes.io/local-config"] == "true"
+}
+
 // ValidateBuiltin validates what the API server validates of a built-in or Tyk object that the render depends on:
 // its metadata, with apimachinery's ObjectMeta validation and the name rule of its kind (a Service's name is a
 // DNS-1035 label, as a label of its cluster hostname; a Namespace's a DNS-1123 label; any other a DNS-1123
-// subdomain), and, for a Service, the port numbers. The rest of the kinds' validation (k8s.io/kubernetes/pkg/apis/core/validation) is not importable
+// subdomain); for a Service, the port numbers; for a TLS Secret, its certificate and key. The rest of the kinds' validation (k8s.io/kubernetes/pkg/apis/core/validation) is not importable
 // by a library; the render reads no other field whose invalid value would change what it does.
 func ValidateBuiltin(obj any) []Problem {
 	m, ok := obj.(metav1.Object)
@@ -81,6 +87,19 @@ func ValidateBuiltin(obj any) []Problem {
 			path := field.NewPath("spec", "ports").Index(i).Child("port")
 			for _, msg := range validation.IsValidPortNum(int(p.Port)) {
 				errs = append(errs, field.Invalid(path, p.Port, msg))
+			}
+		}
+	case *corev1.Secret:
+		// Core validation's ValidateSecret: a TLS Secret holds a certificate and a key. A local-config stand-in
+		// (a cluster fact; README "Cluster facts as local-config objects") may leave its data out: the key has no
+		// place in a repository, it is never applied, and the render judges the certificate it reads itself
+		// (a listener's ResolvedRefs).
+		if o.Type == corev1.SecretTypeTLS && !localConfig(o) {
+			for _, key := range []string{corev1.TLSCertKey, corev1.TLSPrivateKeyKey} {
+				_, has := o.Data[key]
+				if _, inString := o.StringData[key]; !has && !inString {
+					errs = append(errs, field.Required(field.NewPath("data").Key(key), ""))
+				}
 			}
 		}
 	case *discoveryv1.EndpointSlice:
