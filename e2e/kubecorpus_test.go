@@ -38,7 +38,7 @@ func corpusStories(t *testing.T) []story {
 		}
 		out = append(out, newStory(t, ex, nodes))
 	}
-	for _, dir := range []string{"fn/testdata", "e2e/testdata"} {
+	for _, dir := range []string{"fn/testdata", "fn/hook/testdata", "fn/graph/testdata", "cmd/gateway2tyk/testdata", "e2e/testdata"} {
 		err := filepath.WalkDir(filepath.Join(root, dir), func(path string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".yaml") || strings.Contains(path, "/fuzz/") {
 				return err
@@ -47,7 +47,14 @@ func corpusStories(t *testing.T) []story {
 				return nil
 			}
 			rel, _ := filepath.Rel(root, path)
-			out = append(out, newStory(t, rel, readFileNodes(t, path)))
+			nodes, fnConfig := readFile(t, path)
+			s := newStory(t, rel, nodes)
+			if fnConfig != nil {
+				if cfg, err := config.Load(fnConfig); err == nil {
+					s.cfg, s.channel = cfg, apiserver.Channel(cfg.GatewayAPIChannel)
+				}
+			}
+			out = append(out, s)
 			return nil
 		})
 		if err != nil {
@@ -70,45 +77,35 @@ func corpusStories(t *testing.T) []story {
 	return out
 }
 
-// newStory is a story of nodes (a ResourceList's items, with its function config, or a plain stream).
+// newStory is a story of nodes, judged by the standard channel with the default config.
 func newStory(t *testing.T, name string, nodes []*yaml.RNode) story {
 	t.Helper()
 	s := story{name: name, channel: apiserver.Standard, cfg: config.Default()}
 	for _, n := range nodes {
-		if n.GetKind() == "ResourceList" {
-			items, err := n.Pipe(yaml.Lookup("items"))
-			if err != nil {
-				t.Fatalf("%s: %v", name, err)
-			}
-			if items != nil {
-				elems, _ := items.Elements()
-				s.items = append(s.items, elems...)
-			}
-			if fc := n.Field("functionConfig"); fc != nil {
-				if cfg, err := config.Load(fc.Value); err == nil {
-					s.cfg = cfg
-					s.channel = apiserver.Channel(cfg.GatewayAPIChannel)
-				}
-			}
-			continue
-		}
 		s.items = append(s.items, n)
 	}
 	return s
 }
 
 func readFileNodes(t *testing.T, path string) []*yaml.RNode {
+	nodes, _ := readFile(t, path)
+	return nodes
+}
+
+// readFile reads a stream or a ResourceList (its items, and its function config).
+func readFile(t *testing.T, path string) ([]*yaml.RNode, *yaml.RNode) {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	nodes, err := (&kio.ByteReader{Reader: bytes.NewReader(data), OmitReaderAnnotations: true}).Read()
+	r := &kio.ByteReader{Reader: bytes.NewReader(data), OmitReaderAnnotations: true}
+	nodes, err := r.Read()
 	if err != nil {
 		// A file kyaml cannot read (the bad-input stories) holds no object to judge.
-		return nil
+		return nil, nil
 	}
-	return nodes
+	return nodes, r.FunctionConfig
 }
 
 // globYAML lists the .yaml files under dir's subdirectories, sorted, relative to dir.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"testing"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -155,6 +156,29 @@ func apply(t *testing.T, res dynamic.ResourceInterface, obj *unstructured.Unstru
 	return err
 }
 
+// writtenAt sets lastTransitionTime on every condition of a status that has none. The render has no clock, so its
+// would-be status leaves the field unset (CONTRACT.md); metav1.Condition requires it, and whoever writes the status
+// to the API server sets it to the time of writing, as a controller does. Everything else is the render's.
+func writtenAt(v any, now string) {
+	switch x := v.(type) {
+	case map[string]any:
+		if conds, ok := x["conditions"].([]any); ok {
+			for _, c := range conds {
+				if m, ok := c.(map[string]any); ok && m["lastTransitionTime"] == nil {
+					m["lastTransitionTime"] = now
+				}
+			}
+		}
+		for _, child := range x {
+			writtenAt(child, now)
+		}
+	case []any:
+		for _, child := range x {
+			writtenAt(child, now)
+		}
+	}
+}
+
 // applyStatus writes the would-be status (the status annotation's JSON) to the object's status subresource.
 func applyStatus(t *testing.T, res dynamic.ResourceInterface, obj *unstructured.Unstructured, status string) error {
 	t.Helper()
@@ -162,6 +186,7 @@ func applyStatus(t *testing.T, res dynamic.ResourceInterface, obj *unstructured.
 	if err := json.Unmarshal([]byte(status), &st); err != nil {
 		return fmt.Errorf("the status annotation is not JSON: %w", err)
 	}
+	writtenAt(st, time.Now().UTC().Format(time.RFC3339))
 	patch := &unstructured.Unstructured{Object: map[string]any{
 		"apiVersion": obj.GetAPIVersion(), "kind": obj.GetKind(),
 		"metadata": map[string]any{"name": obj.GetName(), "namespace": obj.GetNamespace()},

@@ -67,13 +67,24 @@ func channelCRDs(t *testing.T, channel apiserver.Channel) []*apiextensionsv1.Cus
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no %s CRDs in %s: %v", channel, api, err)
 	}
-	return append(realkube.ReadCRDs(t, files...), tykCRDs(t)...)
+	gw := realkube.ReadCRDs(t, files...)
+	var conditions *apiextensionsv1.JSONSchemaProps
+	for _, crd := range gw {
+		if crd.Spec.Names.Kind == "Gateway" {
+			c := crd.Spec.Versions[0].Schema.OpenAPIV3Schema.Properties["status"].Properties["conditions"]
+			conditions = &c
+		}
+	}
+	return append(gw, tykCRDs(t, conditions)...)
 }
 
-// tykCRDs are Tyk Operator's CRDs as its Helm chart 1.4.2 installs them (../shared/tyk, MPL-2.0), with the two
-// fields Operator 1.6 adds that these files lack (../shared/tyk/README.md): OperatorContext.spec.dataPlane and
-// TykOasApiDefinition.spec.targetRefs. Added here, to the test's copy.
-func tykCRDs(t *testing.T) []*apiextensionsv1.CustomResourceDefinition {
+// tykCRDs are Tyk Operator's CRDs as its Helm chart 1.4.2 installs them (../shared/tyk, MPL-2.0), with what
+// Operator 1.6 adds that these files lack, added here to the test's copy: OperatorContext.spec.dataPlane and
+// TykOasApiDefinition.spec.targetRefs (../shared/tyk/README.md), and the TykOasApiDefinition's status.conditions,
+// where 1.6 reports an attached definition's Accepted condition (the reference's "TykOasApiDefinition
+// Conditions"). 1.6's CRD is not public: its conditions are taken to be metav1.Conditions, with the schema the
+// Gateway API CRDs give them (conditions).
+func tykCRDs(t *testing.T, conditions *apiextensionsv1.JSONSchemaProps) []*apiextensionsv1.CustomResourceDefinition {
 	t.Helper()
 	dir := filepath.Join(repoRoot(t), "..", "shared", "tyk", "operator-1.4.2-crds")
 	files, _ := filepath.Glob(filepath.Join(dir, "*.yaml"))
@@ -92,6 +103,12 @@ func tykCRDs(t *testing.T) []*apiextensionsv1.CustomResourceDefinition {
 					"tags":       {Type: "array", Items: &apiextensionsv1.JSONSchemaPropsOrArray{Schema: &str}},
 				}}
 			case tykapi.KindTykOasApiDefinition:
+				st := crd.Spec.Versions[i].Schema.OpenAPIV3Schema.Properties["status"]
+				if st.Properties == nil {
+					st.Properties = map[string]apiextensionsv1.JSONSchemaProps{}
+				}
+				st.Properties["conditions"] = *conditions
+				crd.Spec.Versions[i].Schema.OpenAPIV3Schema.Properties["status"] = st
 				spec.Properties["targetRefs"] = apiextensionsv1.JSONSchemaProps{Type: "array", Items: &apiextensionsv1.JSONSchemaPropsOrArray{
 					Schema: &apiextensionsv1.JSONSchemaProps{Type: "object", Required: []string{"group", "kind", "name"},
 						Properties: map[string]apiextensionsv1.JSONSchemaProps{"group": str, "kind": str, "name": str}}}}
