@@ -247,20 +247,23 @@ func TestRealKubeParity(t *testing.T) {
 // standInKey gives a local-config TLS Secret without a certificate or key (a stand-in for the cluster's Secret,
 // which has both: the render accepts it, see fn/apiserver's ValidateBuiltin) what the cluster's Secret has, so
 // that the API server judges the rest of it.
-func standInKey(obj *unstructured.Unstructured) {
+// It returns the keys it added.
+func standInKey(obj *unstructured.Unstructured) (added []string) {
 	if obj.GetKind() != "Secret" || obj.GetAnnotations()["config.kubernetes.io/local-config"] != "true" {
-		return
+		return nil
 	}
 	if t, _, _ := unstructured.NestedString(obj.Object, "type"); t != "kubernetes.io/tls" {
-		return
+		return nil
 	}
 	for _, key := range []string{"tls.crt", "tls.key"} {
 		_, inData, _ := unstructured.NestedFieldNoCopy(obj.Object, "data", key)
 		_, inString, _ := unstructured.NestedFieldNoCopy(obj.Object, "stringData", key)
 		if !inData && !inString {
 			_ = unstructured.SetNestedField(obj.Object, "the cluster's "+key, "stringData", key)
+			added = append(added, key)
 		}
 	}
+	return added
 }
 
 // judgeable is node as an object for the API server, when it is of a kind the render reads and not the render's
