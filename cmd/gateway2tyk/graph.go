@@ -13,15 +13,16 @@ import (
 )
 
 func newGraphCommand() *cobra.Command {
-	var configPath, format string
+	var configPath, kdir, format string
 	cmd := &cobra.Command{
-		Use:   "graph [-c CONFIG] [-o mermaid|dot] PATH...",
+		Use:   "graph [-c CONFIG] [-k DIR] [-o mermaid|dot] PATH...",
 		Short: "Print the topology of a render: GatewayClass, Gateways, listeners, routes, APIs, Services",
 		Long: "graph renders the YAML files and directories given in memory and prints how their GatewayClass,\n" +
 			"Gateways, listeners, HTTPRoutes, Tyk APIs and Services connect, as a Mermaid flowchart (the default)\n" +
 			"or Graphviz DOT (-o dot). Rejected routes and listeners, and unresolved backends, are drawn red and\n" +
 			"dashed with the reason. Nothing is decided here: the graph shows the render's own decisions.\n" +
-			"A bad flag, path or function config exits with status 2; a graph is drawn whatever the results.",
+			"A bad flag, path or function config exits with status 2; a graph is drawn whatever the results.\n" +
+			"With -k DIR, the PATHs (- for stdin) hold what `kustomize build DIR` printed, as render -k takes them.",
 		Args:          cobra.ArbitraryArgs,
 		SilenceErrors: true,
 		SilenceUsage:  true,
@@ -40,9 +41,9 @@ func newGraphCommand() *cobra.Command {
 			if len(paths) == 0 {
 				return usage("graph: no PATH given: name the YAML files or directories to draw")
 			}
-			out, err := renderPaths("graph: ", paths, configPath)
+			out, err := renderPaths(cmd, paths, configPath, kdir)
 			var usageErr *usageError
-			if errors.As(err, &usageErr) {
+			if out == nil || errors.As(err, &usageErr) {
 				return err
 			}
 			// Inputs that cannot be read are left out of the graph: say which.
@@ -63,6 +64,7 @@ func newGraphCommand() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVarP(&configPath, "config", "c", "", "the function config (a RenderConfig or a ConfigMap)")
+	kustomizationFlag(cmd, &kdir)
 	cmd.Flags().StringVarP(&format, "output", "o", "mermaid", "the output format: mermaid or dot")
 	return cmd
 }

@@ -2,9 +2,11 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -24,49 +26,11 @@ const exitUseTransformer = 3
 // renderKustomized is `render -k DIR PATH...`: PATHs hold what `kustomize build DIR` printed without the
 // transformer. Like kustomize with a failing transformer, it prints nothing when the render fails.
 func renderKustomized(cmd *cobra.Command, dir, configPath string, paths []string) error {
-	// The application directory is read while kustomize's output is parsed: both are YAML parses of about the
-	// same size, and they are independent.
-	type loaded struct {
-		app *kustomization.App
-		err error
-	}
-	appc := make(chan loaded, 1)
-	go func() {
-		app, err := kustomization.Load(dir)
-		appc <- loaded{app, err}
-	}()
-	var items []*yaml.RNode
-	var readErr error
-	for _, p := range paths {
-		nodes, err := readStream(p, cmd.InOrStdin())
-		if err != nil {
-			readErr = err
-			break
-		}
-		items = append(items, nodes...)
-	}
-	l := <-appc
-	app, err := l.app, l.err
+	items, fnConfig, app, err := readKustomized("render", dir, configPath, paths, cmd.InOrStdin())
 	if err != nil {
-		if _, ok := err.(*kustomization.Unfaithful); ok {
-			return err
-		}
-		return usage("render: %v", err)
+		return err
 	}
-	if readErr != nil {
-		return usage("render: %v", readErr)
-	}
-	fnConfig := app.Config
-	if configPath != "" {
-		if _, fnConfig, err = readPaths(nil, configPath); err != nil {
-			return usage("render: %v", err)
-		}
-	}
-	// kustomize prints nothing when it fails: without a single object, the render would delete every API.
-	if len(items) == 0 {
-		return usage("render: %s holds no object: did `kustomize build %s` fail?", strings.Join(paths, ", "), dir)
-	}
-	rl := &framework.ResourceList{Items: append(items, app.Facts...), FunctionConfig: fnConfig}
+	rl := &framework.ResourceList{Items: items, FunctionConfig: fnConfig}
 	procErr := fn.Processor{Context: argoContext()}.Process(rl)
 	if procErr != nil {
 		// kustomize prints the function's error, which lists every result.
@@ -85,6 +49,56 @@ func renderKustomized(cmd *cobra.Command, dir, configPath string, paths []string
 		return fmt.Errorf("render: %w", err)
 	}
 	return w.Flush()
+}
+
+// readKustomized reads `-k DIR PATH...`: PATHs (- for stdin) hold what `kustomize build DIR` printed (without
+// gateway2tyk, or with it: the render's own earlier output is read past). The items are kustomize's objects and
+// DIR's cluster facts, the config DIR's RenderConfig unless configPath names one. An application that cannot be
+// rendered that way is *kustomization.Unfaithful; any other problem is a usage error prefixed with name.
+func readKustomized(name, dir, configPath string, paths []string, stdin io.Reader) ([]*yaml.RNode, *yaml.RNode, *kustomization.App, error) {
+	// The application directory is read while kustomize's output is parsed: both are YAML parses of about the
+	// same size, and they are independent.
+	type loaded struct {
+		app *kustomization.App
+		err error
+	}
+	appc := make(chan loaded, 1)
+	go func() {
+		app, err := kustomization.Load(dir)
+		appc <- loaded{app, err}
+	}()
+	var items []*yaml.RNode
+	var readErr error
+	for _, p := range paths {
+		nodes, err := readStream(p, stdin)
+		if err != nil {
+			readErr = err
+			break
+		}
+		items = append(items, nodes...)
+	}
+	l := <-appc
+	app, err := l.app, l.err
+	if err != nil {
+		if _, ok := err.(*kustomization.Unfaithful); ok {
+			return nil, nil, nil, err
+		}
+		return nil, nil, nil, usage("%s: %v", name, err)
+	}
+	if readErr != nil {
+		return nil, nil, nil, usage("%s: %v", name, readErr)
+	}
+	fnConfig := app.Config
+	if configPath != "" {
+		if _, fnConfig, err = readPaths(nil, configPath); err != nil {
+			return nil, nil, nil, usage("%s: %v", name, err)
+		}
+	}
+	// kustomize prints nothing when it fails: without a single object, the render would delete every API.
+	if len(items) == 0 {
+		return nil, nil, nil, usage("%s: %s holds no object: did `kustomize build %s` fail?", name, strings.Join(paths, ", "), dir)
+	}
+	return append(items, app.Facts...), fnConfig, app, nil
 }
 
 // readStream reads the objects of a YAML stream file, or of stdin for "-".
@@ -119,4 +133,58 @@ func detachTransformer(dir string) error {
 		return usage("configure: %v", err)
 	}
 	return nil
+}
+
+// kustomizeBuild builds the kustomization dir with the kustomize on PATH and returns what render -k would render:
+// kustomize's objects, dir's cluster facts, and the config (dir's RenderConfig unless configPath names one).
+// gateway2tyk is left out of the build without changing a file: kustomize (5.8) runs no exec function without
+// --enable-exec, and --enable-alpha-plugins lets it read past the RenderConfig among the transformers.
+func kustomizeBuild(name, dir, configPath string) ([]*yaml.RNode, *yaml.RNode, error) {
+	app, err := kustomization.Load(dir)
+	if err != nil {
+		if _, ok := err.(*kustomization.Unfaithful); ok {
+			return nil, nil, err
+		}
+		return nil, nil, usage("diff: %s: %v", name, err)
+	}
+	if app.Transformer != "" && !isExecFunction(app.Config) {
+		return nil, nil, usage("diff: %s: %s runs gateway2tyk as a container function, which kustomize would start "+
+			"to build it; give kustomize's output with -k instead", name, app.Kustomization)
+	}
+	bin, err := exec.LookPath("kustomize")
+	if err != nil {
+		return nil, nil, usage("diff: %s: %s must be built by kustomize, which is not on PATH "+
+			"(go install sigs.k8s.io/kustomize/kustomize/v5@v5.8.2)", name, app.Kustomization)
+	}
+	args := []string{"build"}
+	if app.Transformer != "" {
+		args = append(args, "--enable-alpha-plugins")
+	}
+	c := exec.Command(bin, append(args, dir)...)
+	var stdout, stderr bytes.Buffer
+	c.Stdout, c.Stderr = &stdout, &stderr
+	if err := c.Run(); err != nil {
+		msg := strings.TrimSpace(stderr.String())
+		if msg == "" {
+			msg = err.Error()
+		}
+		return nil, nil, usage("diff: %s: kustomize build: %s", name, msg)
+	}
+	items, err := (&kio.ByteReader{Reader: &stdout, OmitReaderAnnotations: true}).Read()
+	if err != nil {
+		return nil, nil, usage("diff: %s: kustomize build's output: %v", name, err)
+	}
+	fnConfig := app.Config
+	if configPath != "" {
+		if _, fnConfig, err = readPaths(nil, configPath); err != nil {
+			return nil, nil, usage("diff: %v", err)
+		}
+	}
+	return append(items, app.Facts...), fnConfig, nil
+}
+
+// isExecFunction reports whether a function config's annotation runs an executable (not a container).
+func isExecFunction(n *yaml.RNode) bool {
+	spec, err := yaml.Parse(n.GetAnnotations()["config.kubernetes.io/function"])
+	return err == nil && spec.Field("exec") != nil
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -10,7 +9,6 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/kio/filters"
 	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
-	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/gateway2tyk/gateway2tyk/fn"
 	"github.com/gateway2tyk/gateway2tyk/fn/config"
@@ -36,7 +34,7 @@ func newRenderCommand() *cobra.Command {
 			}
 			items, fnConfig, err := readPaths(paths, configPath)
 			if err != nil {
-				return usage("render: %v", err)
+				return inputError("render", err)
 			}
 			rl := &framework.ResourceList{Items: items, FunctionConfig: fnConfig}
 			// The processor's error repeats every result; render prints the results itself, so the error's first
@@ -67,69 +65,28 @@ func newRenderCommand() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVarP(&configPath, "config", "c", "", "the function config (a RenderConfig or a ConfigMap)")
-	cmd.Flags().StringVarP(&kustomizationDir, "kustomization", "k", "",
-		"the application directory whose `kustomize build` output the PATHs hold (the large-app kustomize path)")
+	kustomizationFlag(cmd, &kustomizationDir)
 	return cmd
 }
 
-// readPaths reads the items of every path. Kustomization and Kptfile objects are build files, not resources,
-// and a RenderConfig among the inputs is the function config (unless -c names one), so none of them is an item.
-func readPaths(paths []string, configPath string) ([]*yaml.RNode, *yaml.RNode, error) {
-	var items []*yaml.RNode
-	var fnConfig *yaml.RNode
-	for _, p := range paths {
-		info, err := os.Stat(p)
-		if err != nil {
-			return nil, nil, err
-		}
-		var nodes []*yaml.RNode
-		if info.IsDir() {
-			nodes, err = kio.LocalPackageReader{PackagePath: p, OmitReaderAnnotations: true}.Read()
-		} else {
-			var f *os.File
-			if f, err = os.Open(p); err == nil {
-				nodes, err = (&kio.ByteReader{Reader: f, OmitReaderAnnotations: true}).Read()
-				f.Close()
-			}
-		}
-		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", p, err)
-		}
-		for _, n := range nodes {
-			switch n.GetKind() {
-			case "Kustomization", "Component", "Kptfile":
-				continue
-			case "RenderConfig":
-				if fnConfig == nil {
-					fnConfig = n
-				}
-				continue
-			}
-			items = append(items, n)
-		}
-	}
-	if configPath != "" {
-		data, err := os.ReadFile(configPath)
-		if err != nil {
-			return nil, nil, err
-		}
-		if fnConfig, err = yaml.Parse(string(data)); err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", configPath, err)
-		}
-	}
-	return items, fnConfig, nil
-}
-
-// renderPaths reads PATHs and the function config as render does and renders them in memory, for the read-only
-// views (explain, graph). A problem with the paths or the config is a usage error; prefix names the command.
-func renderPaths(prefix string, paths []string, configPath string) (*fn.Output, error) {
-	items, fnConfig, err := readPaths(paths, configPath)
+// renderPaths reads PATHs and the function config as render does (with kdir, as render -k does) and renders them
+// in memory, for the read-only views (explain, graph). A problem with the paths or the config is a usage error
+// naming the command.
+func renderPaths(cmd *cobra.Command, paths []string, configPath, kdir string) (*fn.Output, error) {
+	items, fnConfig, err := readInputs(cmd, paths, configPath, kdir)
 	if err != nil {
-		return nil, usage("%s%v", prefix, err)
+		return nil, err
 	}
 	cfg, err := config.Load(fnConfig)
 	if err != nil {
-		return nil, usage("%s%v", prefix, err)
+		return nil, usage("%s: %v", cmd.Name(), err)
 	}
 	return fn.Render(items, cfg)
+}
+
+// kustomizationFlag is -k DIR of render and the read-only views. pflag reads a word in backquotes as the value's
+// name in --help, so the usage names DIR that way and nothing else.
+func kustomizationFlag(cmd *cobra.Command, dir *string) {
+	cmd.Flags().StringVarP(dir, "kustomization", "k", "",
+		"the kustomization `DIR` whose 'kustomize build' output the PATHs hold (- for stdin); its RenderConfig and cluster facts are read from DIR")
 }

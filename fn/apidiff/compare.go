@@ -70,6 +70,11 @@ func Compare(old, new *Snapshot, failOn map[RiskKind]bool) (*Report, error) {
 			}
 		}
 	}
+	for _, l := range r.Results.Appeared {
+		if isErrorResult(l) {
+			risk(RiskNewError, "result "+l)
+		}
+	}
 	return r, nil
 }
 

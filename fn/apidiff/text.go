@@ -61,7 +61,11 @@ func (r *Report) WriteText(w io.Writer) error {
 			fmt.Fprintf(&b, "  - %s\n", l)
 		}
 		for _, l := range r.Results.Appeared {
-			fmt.Fprintf(&b, "  + %s\n", l)
+			risk := RiskKind("")
+			if isErrorResult(l) {
+				risk = RiskNewError
+			}
+			fmt.Fprintf(&b, "  + %s%s\n", l, mark(risk))
 		}
 	}
 	fmt.Fprintf(&b, "Unchanged APIs: %d\n", r.Unchanged)
