@@ -31,14 +31,11 @@ func renderKustomized(cmd *cobra.Command, dir, configPath string, paths []string
 		return err
 	}
 	rl := &framework.ResourceList{Items: items, FunctionConfig: fnConfig}
-	procErr := fn.Processor{Context: argoContext()}.Process(rl)
+	var counts fn.Counts
+	procErr := fn.Processor{Context: argoContext(), Counts: &counts}.Process(rl)
+	reportRender(cmd.ErrOrStderr(), rl, procErr, counts)
 	if procErr != nil {
-		// kustomize prints the function's error, which lists every result.
-		fmt.Fprintln(cmd.ErrOrStderr(), procErr)
 		return &reportedError{procErr}
-	}
-	for _, r := range rl.Results {
-		fmt.Fprintln(cmd.ErrOrStderr(), r.String())
 	}
 	out, err := (&filters.IsLocalConfig{}).Filter(rl.Items)
 	if err != nil {

@@ -27,6 +27,7 @@ func TestNoArgumentIsTheKRMFunction(t *testing.T) {
 	in := "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: v1\n  kind: Service\n  metadata:\n    name: a\n"
 	code, out, stderr := cli(t, in)
 	assert.Equal(t, 0, code, stderr)
+	assert.Empty(t, stderr, "no summary line in KRM function mode")
 	assert.Contains(t, out, "kind: ResourceList")
 	assert.Contains(t, out, "name: a")
 }

@@ -2,9 +2,11 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/kio/filters"
@@ -37,15 +39,9 @@ func newRenderCommand() *cobra.Command {
 				return inputError("render", err)
 			}
 			rl := &framework.ResourceList{Items: items, FunctionConfig: fnConfig}
-			// The processor's error repeats every result; render prints the results itself, so the error's first
-			// line (the summary, with the Argo CD application when there is one) is printed alone.
-			procErr := fn.Processor{Context: argoContext()}.Process(rl)
-			for _, r := range rl.Results {
-				fmt.Fprintln(cmd.ErrOrStderr(), r.String())
-			}
-			if procErr != nil {
-				fmt.Fprintln(cmd.ErrOrStderr(), strings.SplitN(procErr.Error(), "\n", 2)[0])
-			}
+			var counts fn.Counts
+			procErr := fn.Processor{Context: argoContext(), Counts: &counts}.Process(rl)
+			reportRender(cmd.ErrOrStderr(), rl, procErr, counts)
 			// Local-config items describe the cluster for the render and are not deployed; kustomize and kpt
 			// leave them out of their output, and so does a local render.
 			if rl.Items, err = (&filters.IsLocalConfig{}).Filter(rl.Items); err != nil {
@@ -89,4 +85,54 @@ func renderPaths(cmd *cobra.Command, paths []string, configPath, kdir string) (*
 func kustomizationFlag(cmd *cobra.Command, dir *string) {
 	cmd.Flags().StringVarP(dir, "kustomization", "k", "",
 		"the kustomization `DIR` whose 'kustomize build' output the PATHs hold (- for stdin); its RenderConfig and cluster facts are read from DIR")
+}
+
+// reportRender prints a render's results on w, then the processor's error's first line (the Argo CD application
+// and why the render fails) unless it only repeats a result (a bad RenderConfig is both), then the summary line
+// that ends every render. The processor's error repeats every result below its first line.
+func reportRender(w io.Writer, rl *framework.ResourceList, procErr error, c fn.Counts) {
+	warnings, errs := 0, 0
+	for _, r := range rl.Results {
+		fmt.Fprintln(w, r.String())
+		switch r.Severity {
+		case framework.Warning:
+			warnings++
+		case framework.Error:
+			errs++
+		}
+	}
+	if procErr != nil {
+		first := strings.SplitN(procErr.Error(), "\n", 2)[0]
+		repeats := false
+		for _, r := range rl.Results {
+			repeats = repeats || strings.Contains(first, r.Message)
+		}
+		if !repeats {
+			fmt.Fprintln(w, first)
+		}
+	}
+	gatewayAPI := 0
+	for _, it := range rl.Items {
+		if strings.HasPrefix(it.GetApiVersion(), gwv1.GroupName+"/") {
+			gatewayAPI++
+		}
+	}
+	if !c.Rendered {
+		fmt.Fprintf(w, "gateway2tyk render: not rendered, %s\n", count(errs, "error"))
+		return
+	}
+	if gatewayAPI == 0 {
+		fmt.Fprintln(w, "gateway2tyk render: warning: the input holds no Gateway API object (GatewayClass, Gateway, HTTPRoute): nothing to render")
+	}
+	fmt.Fprintf(w, "gateway2tyk render: %s, %s (%d accepted, %d not), %s, %s, %s\n",
+		count(c.Gateways, "Gateway"), count(c.Routes, "HTTPRoute"), c.RoutesAccepted, c.Routes-c.RoutesAccepted,
+		count(c.APIs, "API"), count(warnings, "warning"), count(errs, "error"))
+}
+
+// count is n and the noun, plural unless n is 1.
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
