@@ -25,7 +25,14 @@ func newConfigureCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "configure [--output ConfigMap|TykOasApiDefinition] [--fail-on Error|Warning] DIR | configure --detach-transformer DIR",
 		Short: "Set spec fields of every RenderConfig at or below DIR, in place",
-		Args:  cobra.ExactArgs(1),
+		Long: "configure --output and --fail-on set spec.output and spec.failOn in every gateway2tyk RenderConfig of\n" +
+			"the YAML files at or below DIR, in place (the Argo CD plugin applies an Application's parameters this way\n" +
+			"to its throw-away copy of the repository). Files are read and written with kyaml: comments, field order\n" +
+			"and list indentation stay. A value the RenderConfig refuses changes no file.\n" +
+			"configure --detach-transformer DIR removes gateway2tyk from the transformers of DIR's kustomization, for\n" +
+			"the large-app path (kustomize build DIR | gateway2tyk render -k DIR -); exit status 3, changing nothing,\n" +
+			"when DIR must keep it as a transformer. Each run prints the files it changed, and what in them.",
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if detach {
 				return detachTransformer(args[0])
@@ -55,7 +62,7 @@ func newConfigureCommand() *cobra.Command {
 	cmd.Flags().StringVar(&output, "output", "", "spec.output to set")
 	cmd.Flags().StringVar(&failOn, "fail-on", "", "spec.failOn to set")
 	cmd.Flags().BoolVar(&detach, "detach-transformer", false, "remove gateway2tyk from the transformers of DIR's "+
-		"kustomization, for `kustomize build DIR | gateway2tyk render -k DIR -` (exit status 3 when DIR must keep it)")
+		"kustomization, for 'kustomize build DIR | gateway2tyk render -k DIR -' (exit status 3 when DIR must keep it)")
 	cmd.MarkFlagsMutuallyExclusive("detach-transformer", "output")
 	cmd.MarkFlagsMutuallyExclusive("detach-transformer", "fail-on")
 	return cmd
