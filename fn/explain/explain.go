@@ -54,24 +54,24 @@ type Answer struct {
 	// TykVersion is the Tyk Gateway release (MAJOR.MINOR) the answer is for: the one asked for, or by default
 	// the oldest release that accepts the rendered APIs, with TykVersionOrLater (the answer holds for every
 	// later release too).
-	TykVersion        string `json:"tykVersion"`
-	TykVersionOrLater bool   `json:"tykVersionOrLater,omitempty"`
-	Gateway     string   `json:"gateway,omitempty"`
-	Listener    string   `json:"listener,omitempty"`
-	Route       string   `json:"route,omitempty"`
-	Rule        string   `json:"rule,omitempty"`
-	APIID       string   `json:"apiId,omitempty"`
-	OperationID string   `json:"operationId,omitempty"`
-	Upstream    string   `json:"upstream,omitempty"`
-	Upstreams   []Target `json:"upstreams,omitempty"`
+	TykVersion        string   `json:"tykVersion"`
+	TykVersionOrLater bool     `json:"tykVersionOrLater,omitempty"`
+	Gateway           string   `json:"gateway,omitempty"`
+	Listener          string   `json:"listener,omitempty"`
+	Route             string   `json:"route,omitempty"`
+	Rule              string   `json:"rule,omitempty"`
+	APIID             string   `json:"apiId,omitempty"`
+	OperationID       string   `json:"operationId,omitempty"`
+	Upstream          string   `json:"upstream,omitempty"`
+	Upstreams         []Target `json:"upstreams,omitempty"`
 	// UpstreamHost is the Host header the upstream gets.
 	UpstreamHost string `json:"upstreamHost,omitempty"`
 	// Status is the status code Tyk answers itself (0: it proxies the request); StatusText, the JSON's status,
 	// is always there, a string as the text trace prints it: "proxied", or the code ("404").
-	Status       int    `json:"-"`
-	StatusText   string `json:"status"`
-	Location     string `json:"location,omitempty"`
-	Reason       string `json:"reason,omitempty"`
+	Status     int    `json:"-"`
+	StatusText string `json:"status"`
+	Location   string `json:"location,omitempty"`
+	Reason     string `json:"reason,omitempty"`
 	// RequestHeaders and ResponseHeaders are the header changes, "set Name: value" and "remove Name".
 	RequestHeaders  []string `json:"requestHeaders,omitempty"`
 	ResponseHeaders []string `json:"responseHeaders,omitempty"`
