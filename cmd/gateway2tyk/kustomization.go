@@ -117,8 +117,8 @@ func readStream(path string, stdin io.Reader) ([]*yaml.RNode, error) {
 }
 
 // detachTransformer is `configure --detach-transformer DIR`: it checks that DIR can take the large-app path and
-// removes gateway2tyk from its kustomization's transformers.
-func detachTransformer(dir string) error {
+// removes gateway2tyk from its kustomization's transformers, saying on w what it changed.
+func detachTransformer(w io.Writer, dir string) error {
 	app, err := kustomization.LoadToDetach(dir)
 	if err != nil {
 		if _, ok := err.(*kustomization.Unfaithful); ok {
@@ -126,10 +126,23 @@ func detachTransformer(dir string) error {
 		}
 		return usage("configure: %v", err)
 	}
-	if err := app.Detach(); err != nil {
+	removed, err := app.Detach()
+	if err != nil {
 		return usage("configure: %v", err)
 	}
+	if removed == "" {
+		fmt.Fprintf(w, "configure: nothing changed: gateway2tyk is not among the transformers of %s\n", orDir(app.Kustomization, dir))
+		return nil
+	}
+	fmt.Fprintf(w, "configure: %s: removed %s from transformers\n", app.Kustomization, removed)
 	return nil
+}
+
+func orDir(file, dir string) string {
+	if file == "" {
+		return dir + " (no kustomization)"
+	}
+	return file
 }
 
 // kustomizeBuild builds the kustomization dir with the kustomize on PATH and returns what render -k would render:
