@@ -250,7 +250,7 @@ func listenerField(i int, reason string) string {
 }
 
 func result(sev framework.Severity, node *yaml.RNode, field, message string) *framework.Result {
-	r := &framework.Result{Severity: sev, Message: message}
+	r := &framework.Result{Severity: sev, Message: shorten(message)}
 	if node != nil {
 		r.ResourceRef = &yaml.ResourceIdentifier{
 			TypeMeta: yaml.TypeMeta{APIVersion: node.GetApiVersion(), Kind: node.GetKind()},
