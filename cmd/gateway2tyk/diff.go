@@ -87,7 +87,7 @@ func newDiffCommand() *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().StringVarP(&configPath, "config", "c", "", "the function config for both sides (a RenderConfig or a ConfigMap)")
+	cmd.Flags().StringVarP(&configPath, "config", "c", "", "the function config `FILE` for both sides (a RenderConfig or a ConfigMap)")
 	cmd.Flags().StringVarP(&output, "output", "o", "text", "text, markdown (a pull request comment) or json")
 	cmd.Flags().StringVar(&failOn, "fail-on", strings.Join(apidiff.KindNames(apidiff.DefaultFailOn), ","),
 		"the kinds of risky change that make the exit status 1, separated by commas")

@@ -63,7 +63,7 @@ func newGraphCommand() *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().StringVarP(&configPath, "config", "c", "", "the function config (a RenderConfig or a ConfigMap)")
+	configFlag(cmd, &configPath)
 	kustomizationFlag(cmd, &kdir)
 	cmd.Flags().StringVarP(&format, "output", "o", "mermaid", "the output format: mermaid or dot")
 	return cmd

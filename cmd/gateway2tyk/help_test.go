@@ -14,7 +14,7 @@ import (
 // pflag takes a word in backquotes in a flag's usage as the name of its value (`render --help` showed
 // "-k, --kustomization kustomize build"): every backquoted word must be a value name.
 func TestFlagUsageValueNames(t *testing.T) {
-	valueName := regexp.MustCompile(`^[A-Z][A-Z0-9_]*$`)
+	valueName := regexp.MustCompile(`^[A-Z][A-Z0-9_/.]*$`)
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
 		c.Flags().VisitAll(func(f *pflag.Flag) {
@@ -62,4 +62,11 @@ func TestVersion(t *testing.T) {
 	_, out, _ := cli(t, "", "version")
 	assert.Contains(t, out, "Gateway API v1.6.3")
 	assert.Contains(t, out, "revision unknown (built without VCS information)")
+}
+
+// A command that reads PATHs says so in its own words when none is given.
+func TestNoPathGiven(t *testing.T) {
+	for _, args := range [][]string{{"render"}, {"explain", "--request", "GET http://a/"}} {
+		usageErrorLine(t, "gateway2tyk: "+args[0]+": no PATH given: name the YAML files or directories to read", args...)
+	}
 }

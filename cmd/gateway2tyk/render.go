@@ -27,7 +27,7 @@ func newRenderCommand() *cobra.Command {
 			"With -k DIR, the PATHs (- for stdin) hold what `kustomize build DIR` printed without gateway2tyk as a\n" +
 			"transformer: the config and the cluster facts come from DIR, and the output is what kustomize would\n" +
 			"print with the transformer (exit status 3 when DIR's kustomization cannot be rendered that way).",
-		Args:          cobra.MinimumNArgs(1),
+		Args:          needPaths("render"),
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		RunE: func(cmd *cobra.Command, paths []string) error {
@@ -60,7 +60,7 @@ func newRenderCommand() *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().StringVarP(&configPath, "config", "c", "", "the function config (a RenderConfig or a ConfigMap)")
+	configFlag(cmd, &configPath)
 	kustomizationFlag(cmd, &kustomizationDir)
 	return cmd
 }
@@ -135,4 +135,21 @@ func count(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// needPaths refuses a command line without a PATH in words of the command's own (cobra's says "requires at
+// least 1 arg(s), only received 0").
+func needPaths(name string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) == 0 {
+			return usage("%s: no PATH given: name the YAML files or directories to read (with -k, the files of "+
+				"kustomize's output, or - for stdin)", name)
+		}
+		return nil
+	}
+}
+
+// configFlag is -c FILE of render and the read-only views.
+func configFlag(cmd *cobra.Command, path *string) {
+	cmd.Flags().StringVarP(path, "config", "c", "", "the function config `FILE` (a RenderConfig or a ConfigMap)")
 }
