@@ -156,3 +156,12 @@ func TestDiffNewErrorFails(t *testing.T) {
 	assert.Equal(t, 1, code)
 	assert.Contains(t, out, "new-error")
 }
+
+// -o json gives every list as a list, empty or not: "status" was null when no object's status changed.
+func TestDiffJSONListsNeverNull(t *testing.T) {
+	dir := example(t, "basic")
+	code, out, stderr := cli(t, "", "diff", "-o", "json", dir, dir)
+	require.Equal(t, 0, code, stderr)
+	assert.NotContains(t, out, "null")
+	assert.Contains(t, out, `"status": []`)
+}

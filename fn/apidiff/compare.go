@@ -42,6 +42,9 @@ func Compare(old, new *Snapshot, failOn map[RiskKind]bool) (*Report, error) {
 	if r.Status, err = compareStatus(old.Status, new.Status); err != nil {
 		return nil, err
 	}
+	if r.Status == nil {
+		r.Status = []StatusChange{} // -o json: a list, never null
+	}
 	r.Results = ResultChange{Known: old.ResultsKnown && new.ResultsKnown, Appeared: []string{}, Disappeared: []string{}}
 	if r.Results.Known {
 		r.Results.Disappeared, r.Results.Appeared = lineDiff(old.Results, new.Results)
