@@ -82,3 +82,24 @@ func TestRuleWithoutBackendRefs(t *testing.T) {
 	_, _, stderr = cli(t, "", "render", zero)
 	assert.Contains(t, stderr, "spec.rules[0].backendRefs: every backendRef of the rule has weight 0")
 }
+
+// A 404 because a route's parentRef names a Gateway that is not in the input (a typo) says so.
+func TestExplainNamesAParentRefTypo(t *testing.T) {
+	dir := example(t, "basic")
+	routes := filepath.Join(dir, "routes.yaml")
+	b, err := os.ReadFile(routes)
+	require.NoError(t, err)
+	write(t, routes, strings.ReplaceAll(string(b), "- name: edge", "- name: webb"))
+	a := explainJSON(t, dir, "GET http://orders.shop.example.com/orders")
+	assert.Equal(t, "404", a["status"])
+	assert.Equal(t, "HTTPRoute shop/catalog would take it, but its spec.parentRefs[0] names Gateway shop/webb, which is not in "+
+		"the input; HTTPRoute shop/orders would take it, but its spec.parentRefs[0] names Gateway shop/webb, which is not in the input",
+		a["reason"])
+}
+
+// graph of an input without Gateway API objects says that its graph is empty.
+func TestGraphOfNothingWarns(t *testing.T) {
+	code, _, stderr := cli(t, "", "graph", t.TempDir())
+	assert.Equal(t, 0, code)
+	assert.Equal(t, "gateway2tyk graph: warning: the input holds no Gateway of ours and no HTTPRoute: the graph is empty\n", stderr)
+}

@@ -56,6 +56,9 @@ func newGraphCommand() *cobra.Command {
 				fmt.Fprintln(stderr, "gateway2tyk graph:", strings.ReplaceAll(err.Error(), "\n", " "))
 				return &reportedError{err}
 			}
+			if out.Counts.Gateways == 0 && out.Counts.Routes == 0 {
+				fmt.Fprintln(stderr, "gateway2tyk graph: warning: the input holds no Gateway of ours and no HTTPRoute: the graph is empty")
+			}
 			if _, err := io.WriteString(cmd.OutOrStdout(), write(graph.Build(out.Attachment, out.Translation))); err != nil {
 				fmt.Fprintln(stderr, "gateway2tyk graph:", err)
 				return &reportedError{err}

@@ -353,6 +353,15 @@ func whyNoAPI(out *fn.Output, g *attachment.Gateway, req Request, l *attachment.
 			}
 		}
 	}
+	// A route that would take the request but names a Gateway that is not in the input (a typo in its
+	// parentRef) is the likeliest cause: Gateway API attaches it to nothing.
+	for _, m := range out.Attachment.MissingParents {
+		hr := m.Route
+		if routeTakesHost(hr, host) && routeTakesPath(hr, p) {
+			reasons = append(reasons, fmt.Sprintf("HTTPRoute %s/%s would take it, but its spec.parentRefs[%d] names Gateway %s, "+
+				"which is not in the input", hr.Namespace, hr.Name, m.Index, m.Gateway))
+		}
+	}
 	sort.Strings(reasons)
 	if len(reasons) > 0 {
 		return strings.Join(dedupe(reasons), "; ")
