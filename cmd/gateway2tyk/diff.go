@@ -196,7 +196,7 @@ func newSideName(args []string) string {
 // usage error naming the side. A kustomization that must be built is built with kustomize when build says where
 // the side's directory is with everything around it (diff --git), and refused otherwise.
 func loadSide(name string, paths []string, configPath string, build func() (string, error)) (*apidiff.Snapshot, error) {
-	items, fnConfig, err := readPaths(paths, configPath)
+	items, fnConfig, err := readPaths(paths, configPath, nil)
 	var nb *kustomization.NeedsBuild
 	if errors.As(err, &nb) && build != nil && len(paths) == 1 && nb.Dir == filepath.Clean(paths[0]) {
 		dir, err := build()

@@ -26,7 +26,7 @@ func readInputs(cmd *cobra.Command, paths []string, configPath, kdir string) ([]
 		items, fnConfig, _, err := readKustomized(cmd.Name(), kdir, configPath, paths, cmd.InOrStdin())
 		return items, fnConfig, err
 	}
-	items, fnConfig, err := readPaths(paths, configPath)
+	items, fnConfig, err := readPaths(paths, configPath, cmd.InOrStdin())
 	if err != nil {
 		return nil, nil, inputError(cmd.Name(), err)
 	}
@@ -57,18 +57,20 @@ func inputError(name string, err error) error {
 // among the inputs is the function config (unless -c names one), so none of them is an item. It refuses what
 // would make the answer depend on the order of the files (one object twice, two RenderConfigs) and a directory
 // whose kustomization only kustomize can build (*kustomization.NeedsBuild).
-func readPaths(paths []string, configPath string) ([]*yaml.RNode, *yaml.RNode, error) {
+//
+// A PATH "-" is a YAML stream on stdin (nil: none to read).
+func readPaths(paths []string, configPath string, stdin io.Reader) ([]*yaml.RNode, *yaml.RNode, error) {
 	var items []*yaml.RNode
 	var fnConfig *yaml.RNode
 	configFile := ""
 	seen := map[string]string{} // object identity -> the file that holds it
 	for _, p := range paths {
-		files, err := yamlFiles(p)
+		files, err := yamlFiles(p, stdin)
 		if err != nil {
 			return nil, nil, err
 		}
 		for _, file := range files {
-			nodes, err := readFile(file)
+			nodes, err := readFile(file, stdin)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -114,7 +116,10 @@ func readPaths(paths []string, configPath string) ([]*yaml.RNode, *yaml.RNode, e
 // yamlFiles lists the files render reads for path: path itself, or the YAML files kyaml's LocalPackageReader
 // would read below a directory (its .krmignore honoured). A kustomization met on the way must be one whose
 // objects are its files as written (kustomization.CheckPlain).
-func yamlFiles(path string) ([]string, error) {
+func yamlFiles(path string, stdin io.Reader) ([]string, error) {
+	if path == "-" && stdin != nil {
+		return []string{path}, nil
+	}
 	info, err := os.Stat(path)
 	if err != nil {
 		return nil, err
@@ -148,9 +153,16 @@ func yamlFiles(path string) ([]string, error) {
 	return files, nil
 }
 
-// readFile reads the objects of one YAML file; every error names the file, and a YAML error its line in the file.
-func readFile(file string) ([]*yaml.RNode, error) {
-	data, err := os.ReadFile(file)
+// readFile reads the objects of one YAML file ("-": stdin); every error names the file, and a YAML error its line
+// in the file.
+func readFile(file string, stdin io.Reader) ([]*yaml.RNode, error) {
+	var data []byte
+	var err error
+	if file == "-" && stdin != nil {
+		data, err = io.ReadAll(stdin)
+	} else {
+		data, err = os.ReadFile(file)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -169,6 +181,17 @@ func readFile(file string) ([]*yaml.RNode, error) {
 			}
 			return nil, fmt.Errorf("%s: document %d is %s, not a Kubernetes object (a mapping with apiVersion, kind "+
 				"and metadata)", file, i+1, what)
+		}
+		// Two objects run together (files joined without a "---" line) make one mapping with every key twice.
+		seen := map[string]bool{}
+		content := n.YNode().Content
+		for k := 0; k+1 < len(content); k += 2 {
+			key := content[k].Value
+			if seen[key] {
+				return nil, fmt.Errorf("%s: document %d has the key %q twice: are two objects run together without "+
+					"a --- line between them?", file, i+1, key)
+			}
+			seen[key] = true
 		}
 	}
 	return nodes, nil

@@ -34,6 +34,8 @@ func TestInputFileErrors(t *testing.T) {
 		{"second document a list", "x.yaml", "apiVersion: v1\nkind: Namespace\nmetadata: {name: a}\n---\n- a\n",
 			"x.yaml: document 2 is a YAML list"},
 		{"binary", "x.yaml", "\x7fELF\x02\x01\x01\x00\x00-----\n", "x.yaml: not a YAML file (it holds binary data)"},
+		{"two objects run together", "x.yaml", "apiVersion: v1\nkind: Namespace\nmetadata: {name: a}\napiVersion: v1\nkind: Namespace\n",
+			`x.yaml: document 1 has the key "apiVersion" twice: are two objects run together without a --- line between them?`},
 		{"YAML error on line 9 of the file", "x.yaml",
 			"apiVersion: v1\nkind: Namespace\nmetadata: {name: a}\n---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: b\n  x: : [\n",
 			"x.yaml: yaml: line 9: "},
@@ -183,4 +185,18 @@ func TestViewsTakeKustomizeOutput(t *testing.T) {
 	code, out, stderr = cli(t, "", "diff", "-k", dir, "-k", noAuth, oldFile, newFile)
 	assert.Equal(t, 1, code, stderr)
 	assert.Contains(t, out, "[risk: auth-off, fails]")
+}
+
+// "-" reads a YAML stream on stdin.
+func TestRenderStdin(t *testing.T) {
+	var all []string
+	for _, f := range []string{"gateway.yaml", "routes.yaml", "services.yaml", "cluster-facts.yaml", "gateway2tyk.yaml"} {
+		b, err := os.ReadFile(filepath.Join("..", "..", "examples", "basic", f))
+		require.NoError(t, err)
+		all = append(all, string(b))
+	}
+	code, fromStdin, stderr := cli(t, strings.Join(all, "\n---\n"), "render", "-")
+	require.Equal(t, 0, code, stderr)
+	_, fromDir, _ := cli(t, "", "render", filepath.Join("..", "..", "examples", "basic"))
+	assert.Equal(t, fromDir, fromStdin)
 }

@@ -87,7 +87,7 @@ func readKustomized(name, dir, configPath string, paths []string, stdin io.Reade
 	}
 	fnConfig := app.Config
 	if configPath != "" {
-		if _, fnConfig, err = readPaths(nil, configPath); err != nil {
+		if _, fnConfig, err = readPaths(nil, configPath, nil); err != nil {
 			return nil, nil, nil, usage("%s: %v", name, err)
 		}
 	}
@@ -186,7 +186,7 @@ func kustomizeBuild(name, dir, configPath string) ([]*yaml.RNode, *yaml.RNode, e
 	}
 	fnConfig := app.Config
 	if configPath != "" {
-		if _, fnConfig, err = readPaths(nil, configPath); err != nil {
+		if _, fnConfig, err = readPaths(nil, configPath, nil); err != nil {
 			return nil, nil, usage("diff: %v", err)
 		}
 	}

@@ -22,7 +22,8 @@ func newRenderCommand() *cobra.Command {
 		Use:   "render [-c CONFIG] [-k DIR] PATH...",
 		Short: "Render YAML files and directories and print the output as a YAML stream",
 		Long: "render reads the YAML files and directories given (directories recursively), runs the function over\n" +
-			"them and prints the result as a plain multi-document YAML stream; results go to stderr. The function\n" +
+			"them (- for a YAML stream on stdin) and prints the result as a plain multi-document YAML stream; results\n" +
+			"and a summary line go to stderr. The function\n" +
 			"config is the file given with -c, or else a RenderConfig found among the inputs.\n" +
 			"With -k DIR, the PATHs (- for stdin) hold what `kustomize build DIR` printed without gateway2tyk as a\n" +
 			"transformer: the config and the cluster facts come from DIR, and the output is what kustomize would\n" +
@@ -34,7 +35,7 @@ func newRenderCommand() *cobra.Command {
 			if kustomizationDir != "" {
 				return renderKustomized(cmd, kustomizationDir, configPath, paths)
 			}
-			items, fnConfig, err := readPaths(paths, configPath)
+			items, fnConfig, err := readPaths(paths, configPath, cmd.InOrStdin())
 			if err != nil {
 				return inputError("render", err)
 			}
