@@ -212,6 +212,12 @@ func loadSide(name string, paths []string, configPath string, build func() (stri
 		}
 		return s, nil
 	}
+	if errors.As(err, &nb) && build != nil && len(paths) == 1 {
+		rel, _ := filepath.Rel(paths[0], nb.Dir)
+		return nil, usage("diff: %s: %s %s: diff --git builds a kustomization with kustomize when PATH is its "+
+			"directory: give PATH/%s", name, filepath.Join(filepath.ToSlash(rel), filepath.Base(nb.Kustomization)), nb.Reason,
+			filepath.ToSlash(rel))
+	}
 	if err != nil {
 		return nil, inputError("diff", fmt.Errorf("%s: %w", name, err))
 	}

@@ -142,6 +142,11 @@ func TestDiffGitBuildsKustomizations(t *testing.T) {
 	assert.Equal(t, 1, code, stderr)
 	assert.Equal(t, out, out2, "two revisions")
 	assert.NotContains(t, out, "results not compared", "built sides are rendered: their results are compared")
+
+	// Only PATH itself is built: a kustomization below it is named, with the PATH to give.
+	usageErrorLine(t, "gateway2tyk: diff: OLD: shop/kustomization.yaml sets configMapGenerator, which only kustomize applies: "+
+		"diff --git builds a kustomization with kustomize when PATH is its directory: give PATH/shop",
+		"diff", "--git", "HEAD~1", "HEAD", filepath.Join(repo, "apps"))
 }
 
 // An already rendered stream on each side gives the report of its sources, except the results, which a rendered
