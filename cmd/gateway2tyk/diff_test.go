@@ -155,6 +155,15 @@ func TestDiffNewErrorFails(t *testing.T) {
 	code, out, _ = cli(t, "", "diff", "-o", "markdown", oldDir, newDir)
 	assert.Equal(t, 1, code)
 	assert.Contains(t, out, "new-error")
+
+	// Against an already rendered old side, which has no results to compare with, the new side's errors count.
+	_, rendered, _ := cli(t, "", "render", oldDir)
+	oldFile := filepath.Join(t.TempDir(), "old.yaml")
+	write(t, oldFile, rendered)
+	code, out, stderr = cli(t, "", "diff", oldFile, newDir)
+	assert.Equal(t, 1, code, stderr)
+	assert.Contains(t, out, "1 risky change (new-error), 1 failing")
+	assert.Contains(t, out, "Errors of NEW (OLD is a rendered stream, which carries no results)\n  + [error] gateway.networking.k8s.io/v1/HTTPRoute/shop/broken spec.rules: ")
 }
 
 // -o json gives every list as a list, empty or not: "status" was null when no object's status changed.

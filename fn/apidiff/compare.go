@@ -73,7 +73,13 @@ func Compare(old, new *Snapshot, failOn map[RiskKind]bool) (*Report, error) {
 			}
 		}
 	}
-	for _, l := range r.Results.Appeared {
+	// An error on the new side fails its render; when the old side is a rendered stream (no results to compare
+	// with), every error of the new side counts as new.
+	newErrors := r.Results.Appeared
+	if !old.ResultsKnown && new.ResultsKnown {
+		newErrors = new.Results
+	}
+	for _, l := range newErrors {
 		if isErrorResult(l) {
 			risk(RiskNewError, "result "+l)
 		}
