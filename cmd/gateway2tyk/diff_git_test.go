@@ -17,15 +17,7 @@ func gitRepo(t *testing.T, story string) (repo string) {
 	t.Helper()
 	oldDir, newDir := storySides(t, story)
 	repo = t.TempDir()
-	gitIn := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com",
-			"-c", "commit.gpgsign=false", "-c", "init.defaultBranch=main"}, args...)...)
-		cmd.Dir = repo
-		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
-		out, err := cmd.CombinedOutput()
-		require.NoError(t, err, "git %v: %s", args, out)
-	}
+	gitIn := gitCommand(t, repo)
 	app := filepath.Join(repo, "app")
 	put := func(from string) {
 		require.NoError(t, os.RemoveAll(app))
@@ -40,6 +32,19 @@ func gitRepo(t *testing.T, story string) (repo string) {
 	gitIn("commit", "-qm", "new")
 	t.Chdir(repo)
 	return repo
+}
+
+// gitCommand runs git in repo, with a configuration of its own (no user's, no system's).
+func gitCommand(t *testing.T, repo string) func(args ...string) {
+	return func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com",
+			"-c", "commit.gpgsign=false", "-c", "init.defaultBranch=main"}, args...)...)
+		cmd.Dir = repo
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, "git %v: %s", args, out)
+	}
 }
 
 // The git form reports what the plain form reports for the same two sides: a revision against the working tree,
@@ -107,15 +112,7 @@ func TestDiffGitFromOutsideTheRepository(t *testing.T) {
 func TestDiffGitBuildsKustomizations(t *testing.T) {
 	kustomizeOnPath(t)
 	repo := t.TempDir()
-	gitIn := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com",
-			"-c", "commit.gpgsign=false", "-c", "init.defaultBranch=main"}, args...)...)
-		cmd.Dir = repo
-		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
-		out, err := cmd.CombinedOutput()
-		require.NoError(t, err, "git %v: %s", args, out)
-	}
+	gitIn := gitCommand(t, repo)
 	app := filepath.Join(repo, "apps", "shop")
 	require.NoError(t, os.CopyFS(app, os.DirFS(filepath.Join("..", "..", "examples", "secured"))))
 	gitIn("init", "-q")

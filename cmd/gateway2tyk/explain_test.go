@@ -28,6 +28,18 @@ func edit(t *testing.T, path string, from, to string) {
 	write(t, path, strings.Replace(string(b), from, to, 1))
 }
 
+// editRoutes rewrites the routes.yaml of an example's copy.
+func editRoutes(t *testing.T, dir string, f func(string) string) {
+	t.Helper()
+	routes := filepath.Join(dir, "routes.yaml")
+	b, err := os.ReadFile(routes)
+	require.NoError(t, err)
+	write(t, routes, f(string(b)))
+}
+
+// parentRefTypo makes every parentRef of examples/basic's routes name Gateway webb, which is not in the input.
+func parentRefTypo(s string) string { return strings.ReplaceAll(s, "- name: edge", "- name: webb") }
+
 // explain's JSON has a status key whatever the outcome, always a string as the text prints it ("proxied", or the
 // code Tyk answers); tykVersion is a version, not a display string.
 func TestExplainJSONStatus(t *testing.T) {
@@ -50,11 +62,10 @@ func TestExplainJSONStatus(t *testing.T) {
 // not accepted, GET /health is not about orders (/orders does not take /health).
 func TestExplainReasonsOnlyAboutMatchingRoutes(t *testing.T) {
 	dir := example(t, "basic")
-	routes := filepath.Join(dir, "routes.yaml")
-	b, err := os.ReadFile(routes)
-	require.NoError(t, err)
-	orders, _, _ := strings.Cut(string(b), "\n---\n")
-	write(t, routes, strings.Replace(orders, "    - name: edge\n", "    - name: edge\n      sectionName: nope\n", 1))
+	editRoutes(t, dir, func(s string) string {
+		orders, _, _ := strings.Cut(s, "\n---\n")
+		return strings.Replace(orders, "    - name: edge\n", "    - name: edge\n      sectionName: nope\n", 1)
+	})
 	health := explainJSON(t, dir, "GET http://orders.shop.example.com/health")
 	assert.Equal(t, "no route attached to Gateway shop/edge serves orders.shop.example.com/health", health["reason"])
 	ordersAnswer := explainJSON(t, dir, "GET http://orders.shop.example.com/orders/7")
@@ -86,10 +97,7 @@ func TestRuleWithoutBackendRefs(t *testing.T) {
 // A 404 because a route's parentRef names a Gateway that is not in the input (a typo) says so.
 func TestExplainNamesAParentRefTypo(t *testing.T) {
 	dir := example(t, "basic")
-	routes := filepath.Join(dir, "routes.yaml")
-	b, err := os.ReadFile(routes)
-	require.NoError(t, err)
-	write(t, routes, strings.ReplaceAll(string(b), "- name: edge", "- name: webb"))
+	editRoutes(t, dir, parentRefTypo)
 	a := explainJSON(t, dir, "GET http://orders.shop.example.com/orders")
 	assert.Equal(t, "404", a["status"])
 	assert.Equal(t, "HTTPRoute shop/catalog would take it, but its spec.parentRefs[0] names Gateway shop/webb, which is not in "+

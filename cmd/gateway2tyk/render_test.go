@@ -1,13 +1,11 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 func lastLine(s string) string {
@@ -24,10 +22,7 @@ func TestRenderSummaryLine(t *testing.T) {
 	assert.Equal(t, "gateway2tyk render: 1 Gateway, 2 HTTPRoutes (2 accepted, 0 not), 2 APIs, 0 warnings, 0 errors\n", stderr)
 
 	typo := example(t, "basic")
-	routes := filepath.Join(typo, "routes.yaml")
-	b, err := os.ReadFile(routes)
-	require.NoError(t, err)
-	write(t, routes, strings.ReplaceAll(string(b), "- name: edge", "- name: webb"))
+	editRoutes(t, typo, parentRefTypo)
 	code, _, stderr = cli(t, "", "render", typo)
 	assert.Equal(t, 0, code)
 	assert.Contains(t, stderr, "spec.parentRefs[0]: Gateway shop/webb is not in the input")
