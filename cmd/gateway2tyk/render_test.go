@@ -56,3 +56,13 @@ func TestRenderKustomizedSummaryLine(t *testing.T) {
 	assert.Equal(t, 0, code, stderr)
 	assert.Equal(t, "gateway2tyk render: 1 Gateway, 2 HTTPRoutes (2 accepted, 0 not), 2 APIs, 0 warnings, 0 errors\n", stderr)
 }
+
+// A route that cannot be read counts among the routes not accepted: the summary said "2 HTTPRoutes" for three.
+func TestRenderSummaryCountsUnreadableRoutes(t *testing.T) {
+	dir := example(t, "basic")
+	write(t, filepath.Join(dir, "broken.yaml"), "apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\n"+
+		"metadata: {name: broken, namespace: shop}\nspec:\n  parentRefs: [{name: edge}]\n  rules: [1, 2]\n")
+	code, _, stderr := cli(t, "", "render", dir)
+	assert.Equal(t, 1, code)
+	assert.Equal(t, "gateway2tyk render: 1 Gateway, 3 HTTPRoutes (2 accepted, 1 not), 2 APIs, 0 warnings, 1 error", lastLine(stderr))
+}
