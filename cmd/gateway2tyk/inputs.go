@@ -159,6 +159,9 @@ func readFile(file string, stdin io.Reader) ([]*yaml.RNode, error) {
 	var data []byte
 	var err error
 	if file == "-" && stdin != nil {
+		if isTerminal(stdin) {
+			return nil, errStdinTerminal
+		}
 		data, err = io.ReadAll(stdin)
 	} else {
 		data, err = os.ReadFile(file)

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -98,9 +99,15 @@ func readKustomized(name, dir, configPath string, paths []string, stdin io.Reade
 	return append(items, app.Facts...), fnConfig, app, nil
 }
 
+// errStdinTerminal refuses to wait for a YAML stream a user would have to type.
+var errStdinTerminal = errors.New("- is stdin, which is a terminal here: pipe the YAML stream in (kustomize build DIR | ...) or name a file")
+
 // readStream reads the objects of a YAML stream file, or of stdin for "-".
 func readStream(path string, stdin io.Reader) ([]*yaml.RNode, error) {
 	r := stdin
+	if path == "-" && isTerminal(stdin) {
+		return nil, errStdinTerminal
+	}
 	if path != "-" {
 		f, err := os.Open(path)
 		if err != nil {

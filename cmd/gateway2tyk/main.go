@@ -78,7 +78,7 @@ func newRoot() *cobra.Command {
 	root := command.Build(processor, command.StandaloneDisabled, true)
 	root.RunE = func(cmd *cobra.Command, args []string) error {
 		// Run by hand on a terminal, the function would wait for a ResourceList without a word.
-		if f, ok := cmd.InOrStdin().(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		if isTerminal(cmd.InOrStdin()) {
 			return usage("with no command, gateway2tyk is a KRM function: it reads a ResourceList on stdin, which is " +
 				"a terminal here; pipe one in (as kustomize and kpt do), or run 'gateway2tyk render PATH' " +
 				"(gateway2tyk --help lists the commands)")
@@ -117,6 +117,12 @@ func newRoot() *cobra.Command {
 	// command.Build's --stack is the KRM function's alone: no subcommand takes it.
 	root.Flags().Lookup("stack").Usage = "with no subcommand (the KRM function): print the stack trace of a failure"
 	return root
+}
+
+// isTerminal reports whether r is a terminal (a user typing, not a pipe or a file).
+func isTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // argoContext names the Argo CD application the render runs for, when it runs in a Config Management Plugin,

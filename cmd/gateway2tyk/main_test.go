@@ -71,3 +71,17 @@ func openPTY(t *testing.T) *os.File {
 	t.Cleanup(func() { tty.Close() })
 	return tty
 }
+
+// "-" on a terminal is refused rather than waited on, for render and for -k.
+func TestDashOnATerminal(t *testing.T) {
+	for _, args := range [][]string{{"render", "-"}, {"render", "-k", "../../examples/basic", "-"}, {"graph", "-"}} {
+		root := newRoot()
+		var out, errb bytes.Buffer
+		root.SetArgs(args)
+		root.SetIn(openPTY(t))
+		root.SetOut(&out)
+		root.SetErr(&errb)
+		assert.Equal(t, 2, exitStatus(root.Execute(), &errb), "%v", args)
+		assert.Contains(t, errb.String(), "- is stdin, which is a terminal here", "%v", args)
+	}
+}
