@@ -111,3 +111,15 @@ func TestGraphOfNothingWarns(t *testing.T) {
 	assert.Equal(t, 0, code)
 	assert.Equal(t, "gateway2tyk graph: warning: the input holds no Gateway of ours and no HTTPRoute: the graph is empty\n", stderr)
 }
+
+// graph draws a route whose parentRef names a Gateway not in the input, hanging from that Gateway: before, the
+// route was not drawn at all.
+func TestGraphDrawsAParentRefTypo(t *testing.T) {
+	dir := example(t, "basic")
+	editRoutes(t, dir, parentRefTypo)
+	code, out, stderr := cli(t, "", "graph", dir)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, out, `gw_shop_webb["Gateway shop/webb<br/>not in the input"]`)
+	assert.Contains(t, out, `r_shop_orders(["HTTPRoute shop/orders<br/>attached to nothing"])`)
+	assert.Contains(t, out, `gw_shop_webb -.->|"spec.parentRefs[0]"| r_shop_orders`)
+}
