@@ -155,8 +155,9 @@ func dropResults(in *read.Result, key inventory.Key, r *translate.Route) framewo
 
 // noBackendResults warns about each rule of an accepted route that has no backend to send requests to and no
 // RequestRedirect to answer them: no backendRefs, or every weight 0. Gateway API asks for 500 on every request
-// such a rule matches (as for backends that do not resolve), and so the API does; ResolvedRefs stays True, since
-// no reference fails to resolve, so without this nothing would say it.
+// such a rule matches (as for backends that do not resolve; v1.6's HTTPRoute documentation and its conformance
+// test HTTPRouteNoBackendRefs say 500 where earlier releases said 404), and so the API does; ResolvedRefs stays
+// True, since no reference fails to resolve, so without this nothing would say it.
 func noBackendResults(in *read.Result, key inventory.Key, r *translate.Route) framework.Results {
 	accepted := false
 	for _, conds := range r.Conditions {
