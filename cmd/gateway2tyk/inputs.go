@@ -170,7 +170,7 @@ func readFile(file string, stdin io.Reader) ([]*yaml.RNode, error) {
 		return nil, err
 	}
 	if bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data) {
-		return nil, fmt.Errorf("%s: not a YAML file (it holds binary data)", file)
+		return nil, fmt.Errorf("%s: not YAML text (it holds a NUL byte or bytes that are not UTF-8: a binary file?)", file)
 	}
 	nodes, err := (&kio.ByteReader{Reader: bytes.NewReader(data), OmitReaderAnnotations: true}).Read()
 	if err != nil {

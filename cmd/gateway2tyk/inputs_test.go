@@ -33,7 +33,7 @@ func TestInputFileErrors(t *testing.T) {
 		{"bare string", "x.yaml", "hello\n", "x.yaml: document 1 is a bare value, not a Kubernetes object"},
 		{"second document a list", "x.yaml", "apiVersion: v1\nkind: Namespace\nmetadata: {name: a}\n---\n- a\n",
 			"x.yaml: document 2 is a YAML list"},
-		{"binary", "x.yaml", "\x7fELF\x02\x01\x01\x00\x00-----\n", "x.yaml: not a YAML file (it holds binary data)"},
+		{"binary", "x.yaml", "\x7fELF\x02\x01\x01\x00\x00-----\n", "x.yaml: not YAML text (it holds a NUL byte or bytes that are not UTF-8: a binary file?)"},
 		{"two objects run together", "x.yaml", "apiVersion: v1\nkind: Namespace\nmetadata: {name: a}\napiVersion: v1\nkind: Namespace\n",
 			`x.yaml: document 1 has the key "apiVersion" twice: are two objects run together without a --- line between them?`},
 		{"YAML error on line 9 of the file", "x.yaml",
