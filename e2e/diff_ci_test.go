@@ -90,6 +90,10 @@ func TestCIDiffScript(t *testing.T) {
 	if !strings.Contains(out, "APIs removed (1)") || !strings.Contains(stderr, "risky changes fail the check") {
 		t.Errorf("the log lacks the text report or the reason:\n%s\n%s", out, stderr)
 	}
+	// The log's report says the change fails, as the check does (it said "0 failing" before).
+	if !strings.Contains(out, "[risk: api-removed, fails]") || !strings.Contains(out, "1 risky change (api-removed), 1 failing") {
+		t.Errorf("the log's text report does not say the change fails:\n%s", out)
+	}
 
 	// The same with FAIL_ON=none: reported, not failing.
 	if _, _, code = runScript("FAIL_ON=none"); code != 0 {

@@ -24,6 +24,8 @@ type Processor struct {
 	// Context, when set, is prefixed to the error that fails the run (for example the Argo CD application), so
 	// a user reading a log knows which render failed. It never changes the output.
 	Context string
+	// Counts, when set, is filled with what the render made of its input (gateway2tyk render's summary line).
+	Counts *Counts
 }
 
 var _ framework.ResourceListProcessor = Processor{}
@@ -36,6 +38,9 @@ func (p Processor) Process(rl *framework.ResourceList) error {
 		return p.fail(rl.Results, err.Error())
 	}
 	out, err := render(rl.Items, cfg, false)
+	if p.Counts != nil {
+		*p.Counts = out.Counts
+	}
 	rl.Items = out.Items
 	rl.Results = append(rl.Results, out.Results...)
 	if err != nil {
@@ -78,6 +83,7 @@ type Output struct {
 	Attachment  *attachment.Result
 	Translation *translate.Output
 	Bases       *basedoc.Result
+	Counts      Counts
 }
 
 // Render runs the stages over the items. It returns an error only when an output object cannot be built; every
@@ -101,15 +107,16 @@ func render(items []*yaml.RNode, cfg config.Spec, keepDocuments bool) (*Output, 
 		return status.IsTrue(final[p], string(gwv1.RouteConditionAccepted))
 	})
 
-	out := &Output{Attachment: att, Translation: tr, Bases: bases, Results: readResults(in)}
+	out := &Output{Attachment: att, Translation: tr, Bases: bases, Results: readResults(in),
+		Counts: count(in, len(att.Gateways), tr)}
 	out.Results = append(out.Results, conditionResults(in, att, tr)...)
 	out.Results = append(out.Results, definitionResults(in, bases)...)
 	if err := writeStatus(in, att, tr, bases, cfg.ControllerName); err != nil {
-		return &Output{Items: items, Results: out.Results}, err
+		return &Output{Items: items, Results: out.Results, Counts: out.Counts}, err
 	}
 	emitted, limits, err := emitAPIs(tr, cfg)
 	if err != nil {
-		return &Output{Items: items, Results: out.Results}, err
+		return &Output{Items: items, Results: out.Results, Counts: out.Counts}, err
 	}
 	out.Results = append(out.Results, sizeResults(in, limits)...)
 	hookObjects, hookResults := hook.Build(cfg.SyncHook, cfg.ControllerName, in.Inventory, hookAPIs(tr))

@@ -119,6 +119,7 @@ func conditionResults(in *read.Result, att *attachment.Result, tr *translate.Out
 		}
 		out = append(out, dropResults(in, key, r)...)
 		out = append(out, lossResults(in, key, r)...)
+		out = append(out, noBackendResults(in, key, r)...)
 		if rr := r.Route.ResolvedRefs; rr.Status == metav1.ConditionFalse {
 			for ri, rule := range r.Route.Backends {
 				for bi, b := range rule {
@@ -148,6 +149,55 @@ func dropResults(in *read.Result, key inventory.Key, r *translate.Route) framewo
 	var out framework.Results
 	for _, d := range r.Drops {
 		out = append(out, result(framework.Warning, in.Nodes[key], d.Field, prefix+": "+d.String()))
+	}
+	return out
+}
+
+// noBackendResults warns about each rule of an accepted route that has no backend to send requests to and no
+// RequestRedirect to answer them: no backendRefs, or every weight 0. Gateway API asks for 500 on every request
+// such a rule matches (as for backends that do not resolve; v1.6's HTTPRoute documentation and its conformance
+// test HTTPRouteNoBackendRefs say 500 where earlier releases said 404), and so the API does; ResolvedRefs stays
+// True, since no reference fails to resolve, so without this nothing would say it.
+func noBackendResults(in *read.Result, key inventory.Key, r *translate.Route) framework.Results {
+	accepted := false
+	for _, conds := range r.Conditions {
+		accepted = accepted || status.IsTrue(conds, string(gwv1.RouteConditionAccepted))
+	}
+	if !accepted {
+		return nil
+	}
+	dropped := map[int]bool{}
+	for _, d := range r.Drops {
+		dropped[d.Rule] = true
+	}
+	var out framework.Results
+	for i, rule := range r.Route.Route.Spec.Rules {
+		if dropped[i] {
+			continue
+		}
+		redirects := false
+		for _, f := range rule.Filters {
+			redirects = redirects || f.Type == gwv1.HTTPRouteFilterRequestRedirect
+		}
+		if redirects {
+			continue
+		}
+		why := ""
+		switch zero := len(rule.BackendRefs) > 0; {
+		case len(rule.BackendRefs) == 0:
+			why = "the rule has no backendRefs and no RequestRedirect"
+		default:
+			for _, b := range rule.BackendRefs {
+				zero = zero && b.Weight != nil && *b.Weight == 0
+			}
+			if zero {
+				why = "every backendRef of the rule has weight 0, and the rule has no RequestRedirect"
+			}
+		}
+		if why != "" {
+			out = append(out, result(framework.Warning, in.Nodes[key], fmt.Sprintf("spec.rules[%d].backendRefs", i),
+				why+": Tyk answers 500 to every request it matches, as Gateway API asks for a rule without a valid backend"))
+		}
 	}
 	return out
 }
@@ -201,7 +251,7 @@ func listenerField(i int, reason string) string {
 }
 
 func result(sev framework.Severity, node *yaml.RNode, field, message string) *framework.Result {
-	r := &framework.Result{Severity: sev, Message: message}
+	r := &framework.Result{Severity: sev, Message: shorten(message)}
 	if node != nil {
 		r.ResourceRef = &yaml.ResourceIdentifier{
 			TypeMeta: yaml.TypeMeta{APIVersion: node.GetApiVersion(), Kind: node.GetKind()},

@@ -44,12 +44,17 @@ type Options struct {
 
 // Row is one API's line of the table.
 type Row struct {
-	Action  plan.Action
-	ID      string
-	Route   string
+	Action plan.Action
+	ID     string
+	Route  string
+	// Where is the API's hostname and path: the table's ROUTE column shows them after the route, since a route
+	// has an API per hostname and path.
+	Where   string
 	Outcome string // "" in a dry run
 	Failed  bool
 }
+
+func (r Row) where() string { return strings.TrimSpace(r.Route + " " + r.Where) }
 
 // CertRow is one certificate's line.
 type CertRow struct {
@@ -105,7 +110,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	certs := source.Certificates(o.Set)
 	rep.Rows = make([]Row, len(p.Items))
 	for i, it := range p.Items {
-		rep.Rows[i] = Row{Action: it.Action, ID: it.ID, Route: it.Route}
+		rep.Rows[i] = Row{Action: it.Action, ID: it.ID, Route: it.Route, Where: it.Where}
 	}
 	rep.Certs = make([]CertRow, len(certs))
 	for i, c := range certs {
@@ -252,7 +257,7 @@ func printPlan(w io.Writer, rep *Report, certs []source.Certificate) {
 		if b := rep.Plan.Items[i].Blocked; b != "" {
 			note = "blocked: " + strings.TrimPrefix(b, "withheld: ")
 		}
-		rows[i] = []string{string(r.Action), r.ID, r.Route, note}
+		rows[i] = []string{string(r.Action), r.ID, r.where(), note}
 	}
 	table(w, []string{"ACTION", "API ID", "ROUTE", ""}, rows)
 	if len(rep.Certs) > 0 {
@@ -271,7 +276,7 @@ func printPlan(w io.Writer, rep *Report, certs []source.Certificate) {
 func printOutcome(w io.Writer, rep *Report) {
 	rows := make([][]string, len(rep.Rows))
 	for i, r := range rep.Rows {
-		rows[i] = []string{string(r.Action), r.ID, r.Route, r.Outcome}
+		rows[i] = []string{string(r.Action), r.ID, r.where(), r.Outcome}
 	}
 	table(w, []string{"ACTION", "API ID", "ROUTE", "OUTCOME"}, rows)
 	if len(rep.Certs) > 0 {

@@ -439,7 +439,8 @@ func TestDryRun(t *testing.T) {
 	rows := map[string]string{
 		apis[0].ID(): "create", apis[1].ID(): "unchanged", apis[2].ID(): "update", apis[3].ID(): "delete",
 	}
-	// Rows are sorted by route, then API ID.
+	// Rows are sorted by route, then API ID; each names its route, hostname and path, so that the two APIs of
+	// shop/cart can be told apart.
 	order := []targettest.API{apis[3]}
 	if apis[1].ID() < apis[0].ID() {
 		order = append(order, apis[1], apis[0])
@@ -450,7 +451,7 @@ func TestDryRun(t *testing.T) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%-9s  %-26s  %s\n", "ACTION", "API ID", "ROUTE")
 	for _, a := range order {
-		fmt.Fprintf(&b, "%-9s  %-26s  %s\n", rows[a.ID()], a.ID(), a.Route)
+		fmt.Fprintf(&b, "%-9s  %-26s  %s %s%s\n", rows[a.ID()], a.ID(), a.Route, a.Hostname, a.Path)
 	}
 	b.WriteString("plan: 1 to create, 1 to update, 1 to delete, 1 unchanged (dry run: nothing was changed)\n")
 	assert.Equal(t, b.String(), r.out)

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -25,10 +27,18 @@ func newConfigureCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "configure [--output ConfigMap|TykOasApiDefinition] [--fail-on Error|Warning] DIR | configure --detach-transformer DIR",
 		Short: "Set spec fields of every RenderConfig at or below DIR, in place",
-		Args:  cobra.ExactArgs(1),
+		Long: "configure --output and --fail-on set spec.output and spec.failOn in every gateway2tyk RenderConfig of\n" +
+			"the YAML files at or below DIR, in place (the Argo CD plugin applies an Application's parameters this way\n" +
+			"to its throw-away copy of the repository). Files are read and written with kyaml: comments, field order\n" +
+			"and list indentation stay. A value the RenderConfig refuses changes no file.\n" +
+			"configure --detach-transformer DIR removes gateway2tyk from the transformers of DIR's kustomization, for\n" +
+			"the large-app path (kustomize build DIR | gateway2tyk render -k DIR -); exit status 3, changing nothing,\n" +
+			"when DIR must keep it as a transformer. Each run prints the files it changed, and what in them.",
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			// What changed goes to stderr: in the Argo CD plugin, stdout is the manifests.
 			if detach {
-				return detachTransformer(args[0])
+				return detachTransformer(cmd.ErrOrStderr(), args[0])
 			}
 			set := map[string]string{}
 			if output != "" {
@@ -40,12 +50,19 @@ func newConfigureCommand() *cobra.Command {
 			if len(set) == 0 {
 				return usage("configure: nothing to set: give --output or --fail-on")
 			}
-			n, err := configureTree(args[0], set)
+			n, changes, err := configureTree(args[0], set)
 			if err != nil {
 				return usage("configure: %v", err)
 			}
 			if n == 0 {
 				return usage("configure: no gateway2tyk RenderConfig at or below %s", args[0])
+			}
+			for _, c := range changes {
+				fmt.Fprintln(cmd.ErrOrStderr(), "configure: "+c)
+			}
+			if len(changes) == 0 {
+				fmt.Fprintf(cmd.ErrOrStderr(), "configure: nothing changed: %s already set in the RenderConfigs at or below %s\n",
+					strings.Join(setList(set), ", "), args[0])
 			}
 			return nil
 		},
@@ -55,21 +72,32 @@ func newConfigureCommand() *cobra.Command {
 	cmd.Flags().StringVar(&output, "output", "", "spec.output to set")
 	cmd.Flags().StringVar(&failOn, "fail-on", "", "spec.failOn to set")
 	cmd.Flags().BoolVar(&detach, "detach-transformer", false, "remove gateway2tyk from the transformers of DIR's "+
-		"kustomization, for `kustomize build DIR | gateway2tyk render -k DIR -` (exit status 3 when DIR must keep it)")
+		"kustomization, for 'kustomize build DIR | gateway2tyk render -k DIR -' (exit status 3 when DIR must keep it)")
 	cmd.MarkFlagsMutuallyExclusive("detach-transformer", "output")
 	cmd.MarkFlagsMutuallyExclusive("detach-transformer", "fail-on")
 	return cmd
 }
 
-// configureTree sets the fields in every RenderConfig of the YAML files below dir and returns how many it
-// changed. Each changed config must still load (config.Load), so a bad value is refused before any file is
-// written.
-func configureTree(dir string, set map[string]string) (int, error) {
+// setList is the fields to set as "spec.K=V", sorted.
+func setList(set map[string]string) []string {
+	var out []string
+	for _, k := range slices.Sorted(maps.Keys(set)) {
+		out = append(out, "spec."+k+"="+set[k])
+	}
+	return out
+}
+
+// configureTree sets the fields in every RenderConfig of the YAML files below dir and returns how many
+// RenderConfigs it found, and a line per field it changed ("FILE: RenderConfig NAME: spec.K: OLD -> NEW"); a
+// file where nothing changes is not written. Each changed config must still load (config.Load), so a bad value
+// is refused before any file is written.
+func configureTree(dir string, set map[string]string) (int, []string, error) {
 	type change struct {
 		path  string
 		nodes []*yaml.RNode
 	}
 	var changes []change
+	var said []string
 	count := 0
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -95,16 +123,28 @@ func configureTree(dir string, set map[string]string) (int, error) {
 			if n.GetKind() != config.Kind || !strings.HasPrefix(n.GetApiVersion(), "gateway2tyk.io/") {
 				continue
 			}
-			for k, v := range set {
+			count++
+			for _, k := range slices.Sorted(maps.Keys(set)) {
+				v := set[k]
+				old, err := n.Pipe(yaml.Lookup("spec", k))
+				if err != nil {
+					return fmt.Errorf("%s: %w", path, err)
+				}
+				before := "(unset)"
+				if old != nil {
+					if before = yaml.GetValue(old); before == v {
+						continue
+					}
+				}
 				if err := n.PipeE(yaml.LookupCreate(yaml.MappingNode, "spec"), yaml.SetField(k, yaml.NewStringRNode(v))); err != nil {
 					return fmt.Errorf("%s: %w", path, err)
 				}
+				said = append(said, fmt.Sprintf("%s: RenderConfig %s: spec.%s: %s -> %s", path, n.GetName(), k, before, v))
+				changed = true
 			}
 			if _, err := config.Load(n); err != nil {
 				return fmt.Errorf("%s: %w", path, err)
 			}
-			changed = true
-			count++
 		}
 		if changed {
 			changes = append(changes, change{path, nodes})
@@ -112,18 +152,18 @@ func configureTree(dir string, set map[string]string) (int, error) {
 		return nil
 	})
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
 	for _, c := range changes {
 		var buf bytes.Buffer
 		w := kio.ByteWriter{Writer: &buf, ClearAnnotations: []string{kioutil.IndexAnnotation, kioutil.LegacyIndexAnnotation,
 			kioutil.SeqIndentAnnotation}}
 		if err := w.Write(c.nodes); err != nil {
-			return 0, fmt.Errorf("%s: %w", c.path, err)
+			return 0, nil, fmt.Errorf("%s: %w", c.path, err)
 		}
 		if err := os.WriteFile(c.path, buf.Bytes(), 0o644); err != nil {
-			return 0, err
+			return 0, nil, err
 		}
 	}
-	return count, nil
+	return count, said, nil
 }

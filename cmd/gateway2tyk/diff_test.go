@@ -138,3 +138,39 @@ func usageErrorLine(t *testing.T, want string, args ...string) {
 	assert.Equal(t, 1, strings.Count(stderr, "\n"), "one line: %q", stderr)
 	assert.True(t, strings.HasPrefix(stderr, want), stderr)
 }
+
+// A change that makes an object unreadable (a new route with `rules: "oops"`) is an error result, which the
+// pipeline's render would stop at: a risky change that fails by default. It was reported with 0 risky changes.
+func TestDiffNewErrorFails(t *testing.T) {
+	oldDir, newDir := storySides(t, "methods")
+	write(t, filepath.Join(newDir, "broken.yaml"), "apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\n"+
+		"metadata: {name: broken, namespace: shop}\nspec:\n  parentRefs: [{name: edge}]\n  rules: \"oops\"\n")
+	code, out, stderr := cli(t, "", "diff", oldDir, newDir)
+	assert.Equal(t, 1, code, stderr)
+	assert.Contains(t, out, "HTTPRoute/shop/broken spec.rules: ")
+	assert.Contains(t, out, "[risk: new-error, fails]")
+	assert.Contains(t, out, "risky change (new-error), 1 failing")
+	code, _, _ = cli(t, "", "diff", "--fail-on", "none", oldDir, newDir)
+	assert.Equal(t, 0, code)
+	code, out, _ = cli(t, "", "diff", "-o", "markdown", oldDir, newDir)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, out, "new-error")
+
+	// Against an already rendered old side, which has no results to compare with, the new side's errors count.
+	_, rendered, _ := cli(t, "", "render", oldDir)
+	oldFile := filepath.Join(t.TempDir(), "old.yaml")
+	write(t, oldFile, rendered)
+	code, out, stderr = cli(t, "", "diff", oldFile, newDir)
+	assert.Equal(t, 1, code, stderr)
+	assert.Contains(t, out, "1 risky change (new-error), 1 failing")
+	assert.Contains(t, out, "Errors of NEW (OLD is a rendered stream, which carries no results)\n  + [error] gateway.networking.k8s.io/v1/HTTPRoute/shop/broken spec.rules: ")
+}
+
+// -o json gives every list as a list, empty or not: "status" was null when no object's status changed.
+func TestDiffJSONListsNeverNull(t *testing.T) {
+	dir := example(t, "basic")
+	code, out, stderr := cli(t, "", "diff", "-o", "json", dir, dir)
+	require.Equal(t, 0, code, stderr)
+	assert.NotContains(t, out, "null")
+	assert.Contains(t, out, `"status": []`)
+}

@@ -11,15 +11,16 @@ import (
 )
 
 func newExplainCommand() *cobra.Command {
-	var configPath, gateway, request, output, tykVersion string
+	var configPath, kdir, gateway, request, output, tykVersion string
 	var strict bool
 	cmd := &cobra.Command{
-		Use:   "explain [-c CONFIG] [--gateway NS/NAME] [--strict-routes] [--tyk-version X.Y] [-o text|json] --request \"METHOD URL\" PATH...",
+		Use:   "explain [-c CONFIG] [-k DIR] [--gateway NS/NAME] [--strict-routes] [--tyk-version X.Y] [-o text|json] --request \"METHOD URL\" PATH...",
 		Short: "Explain what Tyk would do with a request, offline",
 		Long: "explain renders PATH in memory and answers what Tyk would do with one request: the listener, route, rule,\n" +
 			"API and operation, the upstream URL after rewrites and the header changes, or the status Tyk answers\n" +
-			"itself and the condition or dropped rule responsible.",
-		Args:          cobra.MinimumNArgs(1),
+			"itself and the condition or dropped rule responsible.\n" +
+			"With -k DIR, the PATHs (- for stdin) hold what `kustomize build DIR` printed, as render -k takes them.",
+		Args:          needPaths("explain"),
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		RunE: func(cmd *cobra.Command, paths []string) error {
@@ -36,7 +37,7 @@ func newExplainCommand() *cobra.Command {
 					return usage("--tyk-version: %v", err)
 				}
 			}
-			out, err := renderPaths("", paths, configPath)
+			out, err := renderPaths(cmd, paths, configPath, kdir)
 			if err != nil {
 				return err
 			}
@@ -54,11 +55,12 @@ func newExplainCommand() *cobra.Command {
 			return err
 		},
 	}
-	cmd.Flags().StringVarP(&configPath, "config", "c", "", "the function config (a RenderConfig or a ConfigMap)")
-	cmd.Flags().StringVar(&gateway, "gateway", "", "the Gateway (NAMESPACE/NAME) the request reaches; needed when the input has several")
+	configFlag(cmd, &configPath)
+	kustomizationFlag(cmd, &kdir)
+	cmd.Flags().StringVar(&gateway, "gateway", "", "the Gateway `NS/NAME` the request reaches; needed when the input has several")
 	cmd.Flags().BoolVar(&strict, "strict-routes", false, "the Tyk Gateways set http_server_options.enable_strict_routes")
 	cmd.Flags().StringVarP(&output, "output", "o", "text", "text or json")
-	cmd.Flags().StringVar(&tykVersion, "tyk-version", "", "answer for this Tyk Gateway release (MAJOR.MINOR); default: "+
+	cmd.Flags().StringVar(&tykVersion, "tyk-version", "", "answer for this Tyk Gateway release `X.Y`; default: "+
 		"5.8 and later, the releases that accept the rendered APIs")
 	cmd.Flags().StringVar(&request, "request", "", "the request, \"METHOD URL\"")
 	return cmd

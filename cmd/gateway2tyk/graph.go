@@ -13,15 +13,16 @@ import (
 )
 
 func newGraphCommand() *cobra.Command {
-	var configPath, format string
+	var configPath, kdir, format string
 	cmd := &cobra.Command{
-		Use:   "graph [-c CONFIG] [-o mermaid|dot] PATH...",
+		Use:   "graph [-c CONFIG] [-k DIR] [-o mermaid|dot] PATH...",
 		Short: "Print the topology of a render: GatewayClass, Gateways, listeners, routes, APIs, Services",
 		Long: "graph renders the YAML files and directories given in memory and prints how their GatewayClass,\n" +
 			"Gateways, listeners, HTTPRoutes, Tyk APIs and Services connect, as a Mermaid flowchart (the default)\n" +
 			"or Graphviz DOT (-o dot). Rejected routes and listeners, and unresolved backends, are drawn red and\n" +
 			"dashed with the reason. Nothing is decided here: the graph shows the render's own decisions.\n" +
-			"A bad flag, path or function config exits with status 2; a graph is drawn whatever the results.",
+			"A bad flag, path or function config exits with status 2; a graph is drawn whatever the results.\n" +
+			"With -k DIR, the PATHs (- for stdin) hold what `kustomize build DIR` printed, as render -k takes them.",
 		Args:          cobra.ArbitraryArgs,
 		SilenceErrors: true,
 		SilenceUsage:  true,
@@ -40,9 +41,9 @@ func newGraphCommand() *cobra.Command {
 			if len(paths) == 0 {
 				return usage("graph: no PATH given: name the YAML files or directories to draw")
 			}
-			out, err := renderPaths("graph: ", paths, configPath)
+			out, err := renderPaths(cmd, paths, configPath, kdir)
 			var usageErr *usageError
-			if errors.As(err, &usageErr) {
+			if out == nil || errors.As(err, &usageErr) {
 				return err
 			}
 			// Inputs that cannot be read are left out of the graph: say which.
@@ -55,6 +56,9 @@ func newGraphCommand() *cobra.Command {
 				fmt.Fprintln(stderr, "gateway2tyk graph:", strings.ReplaceAll(err.Error(), "\n", " "))
 				return &reportedError{err}
 			}
+			if out.Counts.Gateways == 0 && out.Counts.Routes == 0 {
+				fmt.Fprintln(stderr, "gateway2tyk graph: warning: the input holds no Gateway of ours and no HTTPRoute: the graph is empty")
+			}
 			if _, err := io.WriteString(cmd.OutOrStdout(), write(graph.Build(out.Attachment, out.Translation))); err != nil {
 				fmt.Fprintln(stderr, "gateway2tyk graph:", err)
 				return &reportedError{err}
@@ -62,7 +66,8 @@ func newGraphCommand() *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().StringVarP(&configPath, "config", "c", "", "the function config (a RenderConfig or a ConfigMap)")
+	configFlag(cmd, &configPath)
+	kustomizationFlag(cmd, &kdir)
 	cmd.Flags().StringVarP(&format, "output", "o", "mermaid", "the output format: mermaid or dot")
 	return cmd
 }

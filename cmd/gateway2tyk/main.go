@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 	kerrors "sigs.k8s.io/kustomize/kyaml/errors"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework/command"
 	"sigs.k8s.io/kustomize/kyaml/kio"
@@ -76,6 +77,12 @@ func newRoot() *cobra.Command {
 	processor := fn.Processor{Context: argoContext()}
 	root := command.Build(processor, command.StandaloneDisabled, true)
 	root.RunE = func(cmd *cobra.Command, args []string) error {
+		// Run by hand on a terminal, the function would wait for a ResourceList without a word.
+		if isTerminal(cmd.InOrStdin()) {
+			return usage("with no command, gateway2tyk is a KRM function: it reads a ResourceList on stdin, which is " +
+				"a terminal here; pipe one in (as kustomize and kpt do), or run 'gateway2tyk render PATH' " +
+				"(gateway2tyk --help lists the commands)")
+		}
 		rw := &kio.ByteReadWriter{Reader: cmd.InOrStdin(), Writer: cmd.OutOrStdout(), KeepReaderAnnotations: true}
 		err := krmio.Execute(processor, rw)
 		if err != nil {
@@ -101,7 +108,21 @@ func newRoot() *cobra.Command {
 	root.AddCommand(newGraphCommand())
 	root.AddCommand(newSyncCommand())
 	root.AddCommand(newDiffCommand())
+	root.AddCommand(newVersionCommand())
+	// --version prints what `gateway2tyk version` prints.
+	root.Version = "set"
+	root.SetVersionTemplate("{{with .}}{{end}}" + versionText())
+	root.InitDefaultVersionFlag()
+	root.Flags().Lookup("version").Usage = "print what 'gateway2tyk version' prints"
+	// command.Build's --stack is the KRM function's alone: no subcommand takes it.
+	root.Flags().Lookup("stack").Usage = "with no subcommand (the KRM function): print the stack trace of a failure"
 	return root
+}
+
+// isTerminal reports whether r is a terminal (a user typing, not a pipe or a file).
+func isTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // argoContext names the Argo CD application the render runs for, when it runs in a Config Management Plugin,

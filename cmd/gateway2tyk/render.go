@@ -2,15 +2,15 @@ package main
 
 import (
 	"fmt"
-	"os"
+	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/kio/filters"
 	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
-	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/gateway2tyk/gateway2tyk/fn"
 	"github.com/gateway2tyk/gateway2tyk/fn/config"
@@ -22,32 +22,27 @@ func newRenderCommand() *cobra.Command {
 		Use:   "render [-c CONFIG] [-k DIR] PATH...",
 		Short: "Render YAML files and directories and print the output as a YAML stream",
 		Long: "render reads the YAML files and directories given (directories recursively), runs the function over\n" +
-			"them and prints the result as a plain multi-document YAML stream; results go to stderr. The function\n" +
+			"them (- for a YAML stream on stdin) and prints the result as a plain multi-document YAML stream; results\n" +
+			"and a summary line go to stderr. The function\n" +
 			"config is the file given with -c, or else a RenderConfig found among the inputs.\n" +
 			"With -k DIR, the PATHs (- for stdin) hold what `kustomize build DIR` printed without gateway2tyk as a\n" +
 			"transformer: the config and the cluster facts come from DIR, and the output is what kustomize would\n" +
 			"print with the transformer (exit status 3 when DIR's kustomization cannot be rendered that way).",
-		Args:          cobra.MinimumNArgs(1),
+		Args:          needPaths("render"),
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		RunE: func(cmd *cobra.Command, paths []string) error {
 			if kustomizationDir != "" {
 				return renderKustomized(cmd, kustomizationDir, configPath, paths)
 			}
-			items, fnConfig, err := readPaths(paths, configPath)
+			items, fnConfig, err := readPaths(paths, configPath, cmd.InOrStdin())
 			if err != nil {
-				return usage("render: %v", err)
+				return inputError("render", err)
 			}
 			rl := &framework.ResourceList{Items: items, FunctionConfig: fnConfig}
-			// The processor's error repeats every result; render prints the results itself, so the error's first
-			// line (the summary, with the Argo CD application when there is one) is printed alone.
-			procErr := fn.Processor{Context: argoContext()}.Process(rl)
-			for _, r := range rl.Results {
-				fmt.Fprintln(cmd.ErrOrStderr(), r.String())
-			}
-			if procErr != nil {
-				fmt.Fprintln(cmd.ErrOrStderr(), strings.SplitN(procErr.Error(), "\n", 2)[0])
-			}
+			var counts fn.Counts
+			procErr := fn.Processor{Context: argoContext(), Counts: &counts}.Process(rl)
+			reportRender(cmd.ErrOrStderr(), rl, procErr, counts)
 			// Local-config items describe the cluster for the render and are not deployed; kustomize and kpt
 			// leave them out of their output, and so does a local render.
 			if rl.Items, err = (&filters.IsLocalConfig{}).Filter(rl.Items); err != nil {
@@ -66,70 +61,96 @@ func newRenderCommand() *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().StringVarP(&configPath, "config", "c", "", "the function config (a RenderConfig or a ConfigMap)")
-	cmd.Flags().StringVarP(&kustomizationDir, "kustomization", "k", "",
-		"the application directory whose `kustomize build` output the PATHs hold (the large-app kustomize path)")
+	configFlag(cmd, &configPath)
+	kustomizationFlag(cmd, &kustomizationDir)
 	return cmd
 }
 
-// readPaths reads the items of every path. Kustomization and Kptfile objects are build files, not resources,
-// and a RenderConfig among the inputs is the function config (unless -c names one), so none of them is an item.
-func readPaths(paths []string, configPath string) ([]*yaml.RNode, *yaml.RNode, error) {
-	var items []*yaml.RNode
-	var fnConfig *yaml.RNode
-	for _, p := range paths {
-		info, err := os.Stat(p)
-		if err != nil {
-			return nil, nil, err
-		}
-		var nodes []*yaml.RNode
-		if info.IsDir() {
-			nodes, err = kio.LocalPackageReader{PackagePath: p, OmitReaderAnnotations: true}.Read()
-		} else {
-			var f *os.File
-			if f, err = os.Open(p); err == nil {
-				nodes, err = (&kio.ByteReader{Reader: f, OmitReaderAnnotations: true}).Read()
-				f.Close()
-			}
-		}
-		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", p, err)
-		}
-		for _, n := range nodes {
-			switch n.GetKind() {
-			case "Kustomization", "Component", "Kptfile":
-				continue
-			case "RenderConfig":
-				if fnConfig == nil {
-					fnConfig = n
-				}
-				continue
-			}
-			items = append(items, n)
-		}
-	}
-	if configPath != "" {
-		data, err := os.ReadFile(configPath)
-		if err != nil {
-			return nil, nil, err
-		}
-		if fnConfig, err = yaml.Parse(string(data)); err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", configPath, err)
-		}
-	}
-	return items, fnConfig, nil
-}
-
-// renderPaths reads PATHs and the function config as render does and renders them in memory, for the read-only
-// views (explain, graph). A problem with the paths or the config is a usage error; prefix names the command.
-func renderPaths(prefix string, paths []string, configPath string) (*fn.Output, error) {
-	items, fnConfig, err := readPaths(paths, configPath)
+// renderPaths reads PATHs and the function config as render does (with kdir, as render -k does) and renders them
+// in memory, for the read-only views (explain, graph). A problem with the paths or the config is a usage error
+// naming the command.
+func renderPaths(cmd *cobra.Command, paths []string, configPath, kdir string) (*fn.Output, error) {
+	items, fnConfig, err := readInputs(cmd, paths, configPath, kdir)
 	if err != nil {
-		return nil, usage("%s%v", prefix, err)
+		return nil, err
 	}
 	cfg, err := config.Load(fnConfig)
 	if err != nil {
-		return nil, usage("%s%v", prefix, err)
+		return nil, usage("%s: %v", cmd.Name(), err)
 	}
 	return fn.Render(items, cfg)
+}
+
+// kustomizationFlag is -k DIR of render and the read-only views. pflag reads a word in backquotes as the value's
+// name in --help, so the usage names DIR that way and nothing else.
+func kustomizationFlag(cmd *cobra.Command, dir *string) {
+	cmd.Flags().StringVarP(dir, "kustomization", "k", "",
+		"the kustomization `DIR` whose 'kustomize build' output the PATHs hold (- for stdin); its RenderConfig and cluster facts are read from DIR")
+}
+
+// reportRender prints a render's results on w, then the processor's error's first line (the Argo CD application
+// and why the render fails) unless it only repeats a result (a bad RenderConfig is both), then the summary line
+// that ends every render. The processor's error repeats every result below its first line.
+func reportRender(w io.Writer, rl *framework.ResourceList, procErr error, c fn.Counts) {
+	warnings, errs := 0, 0
+	for _, r := range rl.Results {
+		fmt.Fprintln(w, r.String())
+		switch r.Severity {
+		case framework.Warning:
+			warnings++
+		case framework.Error:
+			errs++
+		}
+	}
+	if procErr != nil {
+		first := strings.SplitN(procErr.Error(), "\n", 2)[0]
+		repeats := false
+		for _, r := range rl.Results {
+			repeats = repeats || strings.Contains(first, r.Message)
+		}
+		if !repeats {
+			fmt.Fprintln(w, first)
+		}
+	}
+	gatewayAPI := 0
+	for _, it := range rl.Items {
+		if strings.HasPrefix(it.GetApiVersion(), gwv1.GroupName+"/") {
+			gatewayAPI++
+		}
+	}
+	if !c.Rendered {
+		fmt.Fprintf(w, "gateway2tyk render: not rendered, %s\n", count(errs, "error"))
+		return
+	}
+	if gatewayAPI == 0 {
+		fmt.Fprintln(w, "gateway2tyk render: warning: the input holds no Gateway API object (GatewayClass, Gateway, HTTPRoute): nothing to render")
+	}
+	fmt.Fprintf(w, "gateway2tyk render: %s, %s (%d accepted, %d not), %s, %s, %s\n",
+		count(c.Gateways, "Gateway"), count(c.Routes, "HTTPRoute"), c.RoutesAccepted, c.Routes-c.RoutesAccepted,
+		count(c.APIs, "API"), count(warnings, "warning"), count(errs, "error"))
+}
+
+// count is n and the noun, plural unless n is 1.
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// needPaths refuses a command line without a PATH in words of the command's own (cobra's says "requires at
+// least 1 arg(s), only received 0").
+func needPaths(name string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) == 0 {
+			return usage("%s: no PATH given: name the YAML files or directories to read (with -k, the files of "+
+				"kustomize's output, or - for stdin)", name)
+		}
+		return nil
+	}
+}
+
+// configFlag is -c FILE of render and the read-only views.
+func configFlag(cmd *cobra.Command, path *string) {
+	cmd.Flags().StringVarP(path, "config", "c", "", "the function config `FILE` (a RenderConfig or a ConfigMap)")
 }

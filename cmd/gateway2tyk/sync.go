@@ -97,8 +97,11 @@ func runSync(ctx context.Context, cmd *cobra.Command, f syncFlags) error {
 	needCluster := f.from == "" || f.context != ""
 	if needCluster {
 		var err error
-		if cluster, err = connectCluster(f.kubeconfig); err != nil {
-			return failed(stderr, "sync: %v", err)
+		// Where the cluster is, is a setting: without one, the command cannot run as asked (exit status 2).
+		if cluster, err = connectCluster(f.kubeconfig); errors.Is(err, kube.ErrNoCluster) && f.from == "" {
+			return usage("sync: %v: give the rendered objects with --from FILE (or - for stdin), or a kubeconfig", err)
+		} else if err != nil {
+			return usage("sync: %v", err)
 		}
 	}
 

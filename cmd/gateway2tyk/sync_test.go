@@ -66,20 +66,20 @@ func TestSyncFromFileAndStdin(t *testing.T) {
 
 	code, out, stderr := cli(t, "", "sync", "--from", path, "--dry-run")
 	assert.Equal(t, 0, code, stderr)
-	assert.Contains(t, out, "create  "+apis()[0].ID()+"  shop/cart\n")
+	assert.Contains(t, out, "create  "+apis()[0].ID()+"  shop/cart shop.example.com/cart\n")
 	assert.Contains(t, out, "plan: 2 to create, 0 to update, 0 to delete, 0 unchanged (dry run: nothing was changed)")
 	assert.Empty(t, f.APIs())
 
 	code, out, stderr = cli(t, "", "sync", "--from", path)
 	assert.Equal(t, 0, code, stderr)
-	assert.Contains(t, out, "ACTION  API ID                      ROUTE          OUTCOME\n")
+	assert.Contains(t, out, "ACTION  API ID                      ROUTE                                    OUTCOME\n")
 	assert.Contains(t, out, "sync: 2 created, 0 updated, 0 deleted, 0 unchanged, 0 failed")
 	assert.Len(t, f.APIs(), 2)
 
 	// From stdin, with one route gone.
 	code, out, stderr = cli(t, targettest.Streams(apis()[1:]), "sync", "--from", "-")
 	assert.Equal(t, 0, code, stderr)
-	assert.Contains(t, out, "delete     "+apis()[0].ID()+"  shop/cart      ok")
+	assert.Contains(t, out, "delete     "+apis()[0].ID()+"  shop/cart shop.example.com/cart          ok")
 	assert.Contains(t, out, "reload: ok")
 	assert.Len(t, f.APIs(), 1)
 }
@@ -104,7 +104,7 @@ func TestSyncExitStatus(t *testing.T) {
 		{"bad namespace", append([]string{"sync", "--from", path, "-n", "Not_A_Namespace"}, flags...), 2, `--namespace "Not_A_Namespace"`},
 		{"missing file", append([]string{"sync", "--from", filepath.Join(t.TempDir(), "nope")}, flags...), 2, "--from: open"},
 		{"unknown flag", []string{"sync", "--colour"}, 2, "unknown flag: --colour"},
-		{"no cluster", append([]string{"sync"}, flags...), 1, "gateway2tyk: sync: no cluster to read from"},
+		{"no cluster", append([]string{"sync"}, flags...), 2, "gateway2tyk: sync: no cluster to read from"},
 		{"wrong credential", []string{"sync", "--from", path, "--mode", "pro", "--url", f.Server.URL, "--auth", "wrong"}, 1, "403 Forbidden"},
 		{"dry run", append([]string{"sync", "--from", path, "--dry-run"}, flags...), 0, ""},
 		{"run", append([]string{"sync", "--from", path}, flags...), 0, ""},
@@ -129,14 +129,14 @@ func TestSyncExitStatus(t *testing.T) {
 	require.NoError(t, os.WriteFile(path, []byte(targettest.Streams(edited)), 0o600))
 	code, out, stderr := cli(t, "", append([]string{"sync", "--from", path}, flags...)...)
 	assert.Equal(t, 1, code)
-	assert.Contains(t, out, "update     "+edited[0].ID()+"  shop/cart      failed: PUT /api/apis/oas/"+edited[0].ID()+": 500 Internal Server Error")
-	assert.Contains(t, out, "unchanged  "+edited[1].ID()+"  shop/checkout  ok")
+	assert.Contains(t, out, "update     "+edited[0].ID()+"  shop/cart shop.example.com/cart          failed: PUT /api/apis/oas/"+edited[0].ID()+": 500 Internal Server Error")
+	assert.Contains(t, out, "unchanged  "+edited[1].ID()+"  shop/checkout shop.example.com/checkout  ok")
 	assert.Contains(t, stderr, "gateway2tyk sync: 1 action(s) failed:")
 
 	// The dry run of the same plan succeeds: the plan was made.
 	code, out, _ = cli(t, "", append([]string{"sync", "--from", path, "--dry-run"}, flags...)...)
 	assert.Equal(t, 0, code)
-	assert.Contains(t, out, "update     "+edited[0].ID()+"  shop/cart\n")
+	assert.Contains(t, out, "update     "+edited[0].ID()+"  shop/cart shop.example.com/cart\n")
 
 	// A listing that fails: exit status 1, nothing changed.
 	f.FailListing = true
@@ -213,4 +213,18 @@ func TestRenderThenSync(t *testing.T) {
 	code, out, stderr = cli(t, rendered, "sync", "--from", "-")
 	assert.Equal(t, 0, code, stderr)
 	assert.Contains(t, out, "sync: 0 created, 0 updated, 0 deleted, 2 unchanged, 0 failed")
+}
+
+// Without --from and with no cluster configured, sync stops on one line of its own (client-go's asked for
+// KUBERNETES_MASTER) with exit status 2, a bad setting, as the README says.
+func TestSyncWithoutAClusterIsASettingsError(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("KUBECONFIG", "")
+	t.Setenv("KUBERNETES_SERVICE_HOST", "")
+	t.Setenv("KUBERNETES_SERVICE_PORT", "")
+	code, out, stderr := cli(t, "", "sync", "--mode", "ce", "--url", "http://127.0.0.1:1", "--auth", "x")
+	assert.Equal(t, 2, code)
+	assert.Empty(t, out)
+	assert.Equal(t, "gateway2tyk: sync: no cluster configured: not running in a cluster, and no --kubeconfig, KUBECONFIG "+
+		"or ~/.kube/config: give the rendered objects with --from FILE (or - for stdin), or a kubeconfig\n", stderr)
 }

@@ -42,6 +42,9 @@ func Compare(old, new *Snapshot, failOn map[RiskKind]bool) (*Report, error) {
 	if r.Status, err = compareStatus(old.Status, new.Status); err != nil {
 		return nil, err
 	}
+	if r.Status == nil {
+		r.Status = []StatusChange{} // -o json: a list, never null
+	}
 	r.Results = ResultChange{Known: old.ResultsKnown && new.ResultsKnown, Appeared: []string{}, Disappeared: []string{}}
 	if r.Results.Known {
 		r.Results.Disappeared, r.Results.Appeared = lineDiff(old.Results, new.Results)
@@ -68,6 +71,17 @@ func Compare(old, new *Snapshot, failOn map[RiskKind]bool) (*Report, error) {
 			if c.Risk != "" {
 				risk(c.Risk, s.Object.String()+": "+c.Subject)
 			}
+		}
+	}
+	// An error on the new side fails its render; when the old side is a rendered stream (no results to compare
+	// with), every error of the new side counts as new.
+	newErrors := r.Results.Appeared
+	if !old.ResultsKnown && new.ResultsKnown {
+		newErrors = new.Results
+	}
+	for _, l := range newErrors {
+		if isErrorResult(l) {
+			risk(RiskNewError, "result "+l)
 		}
 	}
 	return r, nil

@@ -19,26 +19,41 @@ type Revision struct {
 	Top, Rel string
 }
 
-// OpenRevisions finds the repository that holds path (from the current directory) and checks that path is inside
-// its work tree.
+// OpenRevisions finds the repository that holds path (asking git in the nearest directory of path that exists,
+// so that the command may run from anywhere) and checks that path is inside its work tree.
 func OpenRevisions(path string) (*Revision, error) {
-	top, err := git("", "rev-parse", "--show-toplevel")
+	abs, err := filepath.Abs(path)
 	if err != nil {
-		return nil, fmt.Errorf("--git: not in a git work tree (%v)", err)
+		return nil, err
+	}
+	from := existingDir(abs)
+	top, err := git(from, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return nil, fmt.Errorf("--git: %s is not in a git work tree (%v)", path, err)
 	}
 	top = strings.TrimSpace(top)
 	if real, err := filepath.EvalSymlinks(top); err == nil {
 		top = real
-	}
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return nil, err
 	}
 	rel, err := filepath.Rel(top, resolveExisting(abs))
 	if err != nil || !filepath.IsLocal(rel) && rel != "." {
 		return nil, fmt.Errorf("--git: %s is outside the git work tree %s", path, top)
 	}
 	return &Revision{Top: top, Rel: filepath.ToSlash(rel)}, nil
+}
+
+// existingDir is the nearest directory at or above p that exists.
+func existingDir(p string) string {
+	for {
+		if info, err := os.Stat(p); err == nil && info.IsDir() {
+			return p
+		}
+		parent := filepath.Dir(p)
+		if parent == p {
+			return p
+		}
+		p = parent
+	}
 }
 
 // resolveExisting resolves the symbolic links of the longest part of p that exists, so that a path that exists

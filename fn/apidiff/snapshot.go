@@ -77,6 +77,13 @@ func Load(items []*yaml.RNode, fnConfig *yaml.RNode) (*Snapshot, error) {
 	if IsRendered(items) {
 		return FromRendered(items), nil
 	}
+	return Render(items, fnConfig)
+}
+
+// Render makes the snapshot of items rendered with fnConfig, even when they hold an earlier render's output
+// (kustomize's output of a kustomization that runs gateway2tyk: the render reads past its own earlier output),
+// so that the results are known.
+func Render(items []*yaml.RNode, fnConfig *yaml.RNode) (*Snapshot, error) {
 	cfg, err := config.Load(fnConfig)
 	if err != nil {
 		return nil, err

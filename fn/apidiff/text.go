@@ -61,7 +61,25 @@ func (r *Report) WriteText(w io.Writer) error {
 			fmt.Fprintf(&b, "  - %s\n", l)
 		}
 		for _, l := range r.Results.Appeared {
-			fmt.Fprintf(&b, "  + %s\n", l)
+			risk := RiskKind("")
+			if isErrorResult(l) {
+				risk = RiskNewError
+			}
+			fmt.Fprintf(&b, "  + %s%s\n", l, mark(risk))
+		}
+	}
+	if !r.Results.Known {
+		// The old side carries no results: the new side's errors are the risks that say so.
+		header := false
+		for _, risk := range r.Risks {
+			if risk.Kind != RiskNewError {
+				continue
+			}
+			if !header {
+				b.WriteString("Errors of NEW (OLD is a rendered stream, which carries no results)\n")
+				header = true
+			}
+			fmt.Fprintf(&b, "  + %s%s\n", strings.TrimPrefix(risk.Subject, "result "), mark(RiskNewError))
 		}
 	}
 	fmt.Fprintf(&b, "Unchanged APIs: %d\n", r.Unchanged)

@@ -116,6 +116,12 @@ func unknownProblems(paths []string) []Problem {
 func fieldProblems(errs field.ErrorList) []Problem {
 	out := make([]Problem, 0, len(errs))
 	for _, e := range errs {
+		// The strategy adds "some validation rules were not checked because the object was invalid" (for the
+		// whole object) whenever other errors kept it from running the CEL rules: it never comes alone, and
+		// repeated on every refused object it would double the count of errors a user sees.
+		if e.Field == "<nil>" && len(errs) > 1 && strings.Contains(e.Detail, "some validation rules were not checked") {
+			continue
+		}
 		if s, ok := e.BadValue.(string); ok && len(s) > maxValueInMessage {
 			short := *e
 			short.BadValue = truncate(s)

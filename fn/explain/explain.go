@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/url"
 	"sort"
+	"strconv"
 	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -50,22 +51,27 @@ func ParseRequest(s string) (Request, error) {
 
 // Answer is the explanation. Empty fields do not apply.
 type Answer struct {
-	// TykVersion is the Tyk Gateway release the answer is for: "≥ 5.8" (the oldest release that accepts the
-	// rendered APIs, and the default) or the one asked for.
-	TykVersion  string   `json:"tykVersion"`
-	Gateway     string   `json:"gateway,omitempty"`
-	Listener    string   `json:"listener,omitempty"`
-	Route       string   `json:"route,omitempty"`
-	Rule        string   `json:"rule,omitempty"`
-	APIID       string   `json:"apiId,omitempty"`
-	OperationID string   `json:"operationId,omitempty"`
-	Upstream    string   `json:"upstream,omitempty"`
-	Upstreams   []Target `json:"upstreams,omitempty"`
+	// TykVersion is the Tyk Gateway release (MAJOR.MINOR) the answer is for: the one asked for, or by default
+	// the oldest release that accepts the rendered APIs, with TykVersionOrLater (the answer holds for every
+	// later release too).
+	TykVersion        string   `json:"tykVersion"`
+	TykVersionOrLater bool     `json:"tykVersionOrLater,omitempty"`
+	Gateway           string   `json:"gateway,omitempty"`
+	Listener          string   `json:"listener,omitempty"`
+	Route             string   `json:"route,omitempty"`
+	Rule              string   `json:"rule,omitempty"`
+	APIID             string   `json:"apiId,omitempty"`
+	OperationID       string   `json:"operationId,omitempty"`
+	Upstream          string   `json:"upstream,omitempty"`
+	Upstreams         []Target `json:"upstreams,omitempty"`
 	// UpstreamHost is the Host header the upstream gets.
 	UpstreamHost string `json:"upstreamHost,omitempty"`
-	Status       int    `json:"status,omitempty"`
-	Location     string `json:"location,omitempty"`
-	Reason       string `json:"reason,omitempty"`
+	// Status is the status code Tyk answers itself (0: it proxies the request); StatusText, the JSON's status,
+	// is always there, a string as the text trace prints it: "proxied", or the code ("404").
+	Status     int    `json:"-"`
+	StatusText string `json:"status"`
+	Location   string `json:"location,omitempty"`
+	Reason     string `json:"reason,omitempty"`
 	// RequestHeaders and ResponseHeaders are the header changes, "set Name: value" and "remove Name".
 	RequestHeaders  []string `json:"requestHeaders,omitempty"`
 	ResponseHeaders []string `json:"responseHeaders,omitempty"`
@@ -101,7 +107,11 @@ func Explain(out *fn.Output, req Request, opt Options) (*Answer, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &Answer{Gateway: g.Gateway.Namespace + "/" + g.Gateway.Name, TykVersion: versionLabel(opt.Version)}
+	a := &Answer{Gateway: g.Gateway.Namespace + "/" + g.Gateway.Name, TykVersion: opt.Version.String()}
+	if opt.Version.IsZero() {
+		a.TykVersion, a.TykVersionOrLater = tykroute.MinVersion.String(), true
+	}
+	defer func() { a.StatusText = statusText(a.Status) }()
 	host := req.URL.Hostname()
 	l := matchListener(g, req.URL.Scheme, host)
 	if l != nil {
@@ -168,17 +178,18 @@ func Explain(out *fn.Output, req Request, opt Options) (*Answer, error) {
 	case res.Status >= 300 && res.Status < 400 && res.Location != "":
 		a.Reason = fmt.Sprintf("RequestRedirect of %s", a.Rule)
 	case res.Status == 500:
-		a.Reason = "the backend does not resolve: " + resolvedRefs(api)
+		a.Reason = noBackend(api, a.Rule)
 	}
 	return a, nil
 }
 
-// versionLabel names the release an answer is for.
-func versionLabel(v tykroute.Version) string {
-	if v.IsZero() {
-		return "≥ " + tykroute.MinVersion.String()
+// statusText is a status as explain prints it: "proxied" when Tyk sends the request upstream, else the code Tyk
+// answers with.
+func statusText(code int) string {
+	if code == 0 {
+		return "proxied"
 	}
-	return v.String()
+	return strconv.Itoa(code)
 }
 
 // modelDocument is the document Tyk gets for the API: the route's own, or, when a base document applies, the
@@ -281,11 +292,11 @@ func gatewayAPIs(tr *translate.Output, g *attachment.Gateway) []*translate.API {
 	return out
 }
 
-// matchingRule is the first rule of the route that matches method on the path value.
+// matchingRule is the first rule of the route that matches method ("": any) on the path value.
 func matchingRule(hr *gwv1.HTTPRoute, path, method string) int {
 	for i, r := range hr.Spec.Rules {
 		for _, m := range r.Matches {
-			if m.Path != nil && m.Path.Value != nil && *m.Path.Value == path && (m.Method == nil || string(*m.Method) == method) {
+			if m.Path != nil && m.Path.Value != nil && *m.Path.Value == path && (m.Method == nil || method == "" || string(*m.Method) == method) {
 				return i
 			}
 		}
@@ -293,8 +304,27 @@ func matchingRule(hr *gwv1.HTTPRoute, path, method string) int {
 	return -1
 }
 
-func resolvedRefs(api *translate.API) string {
-	return api.Route.ResolvedRefs.Message
+// noBackend says why Tyk answers 500 for the API: its rule has no backend that can take the request, as
+// Gateway API asks for a rule without a valid backend (no backendRefs, every weight 0, or references that do not
+// resolve).
+func noBackend(api *translate.API, rule string) string {
+	hr := api.Route.Route
+	if i := matchingRule(hr, api.Path, ""); i >= 0 {
+		refs := hr.Spec.Rules[i].BackendRefs
+		if len(refs) == 0 {
+			return fmt.Sprintf("spec.rules[%d] of HTTPRoute %s/%s has no backendRefs: Gateway API asks for 500 on every "+
+				"request a rule without a valid backend matches", i, hr.Namespace, hr.Name)
+		}
+		zero := true
+		for _, r := range refs {
+			zero = zero && r.Weight != nil && *r.Weight == 0
+		}
+		if zero {
+			return fmt.Sprintf("every backendRef of spec.rules[%d] of HTTPRoute %s/%s has weight 0: Gateway API asks for "+
+				"500 on every request it matches", i, hr.Namespace, hr.Name)
+		}
+	}
+	return "the backend does not resolve: " + api.Route.ResolvedRefs.Message
 }
 
 // whyNoAPI looks for what keeps a request from an API: a route of the Gateway that is not accepted and whose
@@ -309,7 +339,7 @@ func whyNoAPI(out *fn.Output, g *attachment.Gateway, req Request, l *attachment.
 		hr := tr.Route.Route
 		name := hr.Namespace + "/" + hr.Name
 		for i, parent := range tr.Route.Parents {
-			if parent.Gateway != g || !routeTakesHost(hr, host) {
+			if parent.Gateway != g || !routeTakesHost(hr, host) || !routeTakesPath(hr, p) {
 				continue
 			}
 			if c := accepted(tr.Conditions[i]); c != nil && c.Status != metav1.ConditionTrue {
@@ -321,6 +351,15 @@ func whyNoAPI(out *fn.Output, g *attachment.Gateway, req Request, l *attachment.
 					reasons = append(reasons, fmt.Sprintf("HTTPRoute %s dropped %s", name, d.String()))
 				}
 			}
+		}
+	}
+	// A route that would take the request but names a Gateway that is not in the input (a typo in its
+	// parentRef) is the likeliest cause: Gateway API attaches it to nothing.
+	for _, m := range out.Attachment.MissingParents {
+		hr := m.Route
+		if routeTakesHost(hr, host) && routeTakesPath(hr, p) {
+			reasons = append(reasons, fmt.Sprintf("HTTPRoute %s/%s would take it, but its spec.parentRefs[%d] names Gateway %s, "+
+				"which is not in the input", hr.Namespace, hr.Name, m.Index, m.Gateway))
 		}
 	}
 	sort.Strings(reasons)
@@ -354,9 +393,28 @@ func routeTakesHost(hr *gwv1.HTTPRoute, host string) bool {
 	return false
 }
 
+// routeTakesPath reports whether some rule of the route matches the request's path.
+func routeTakesPath(hr *gwv1.HTTPRoute, p string) bool {
+	for _, r := range hr.Spec.Rules {
+		if ruleTakesPath(r, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// ruleTakesPath reports whether a match of the rule takes path p as Gateway API's PathPrefix does: element by
+// element ("/orders" takes "/orders" and "/orders/7", not "/ordersx"). A rule without matches takes every path.
 func ruleTakesPath(r gwv1.HTTPRouteRule, p string) bool {
+	if len(r.Matches) == 0 {
+		return true
+	}
 	for _, m := range r.Matches {
-		if m.Path != nil && m.Path.Value != nil && strings.HasPrefix(p, *m.Path.Value) {
+		if m.Path == nil || m.Path.Value == nil {
+			return true
+		}
+		v := strings.TrimSuffix(*m.Path.Value, "/")
+		if v == "" || p == v || strings.HasPrefix(p, v+"/") {
 			return true
 		}
 	}

@@ -15,7 +15,11 @@ func (a *Answer) Text(req Request) string {
 		}
 	}
 	line("request", req.Method+" "+req.URL.String())
-	line("tyk", a.TykVersion)
+	if a.TykVersionOrLater {
+		line("tyk", "≥ "+a.TykVersion)
+	} else {
+		line("tyk", a.TykVersion)
+	}
 	line("gateway", a.Gateway)
 	line("listener", orNone(a.Listener, "none matches"))
 	if a.Route != "" {
@@ -36,11 +40,7 @@ func (a *Answer) Text(req Request) string {
 		line("upstream", a.Upstream)
 	}
 	line("host", a.UpstreamHost)
-	if a.Status != 0 {
-		line("status", fmt.Sprint(a.Status))
-	} else {
-		line("status", "proxied")
-	}
+	line("status", statusText(a.Status))
 	line("location", a.Location)
 	for _, h := range a.ResponseHeaders {
 		line("response", h)

@@ -127,6 +127,9 @@ func Build(att *attachment.Result, tr *translate.Output) *Graph {
 	for _, r := range att.Routes {
 		b.route(r, final[r])
 	}
+	for _, m := range att.MissingParents {
+		b.missingParent(m)
+	}
 	if tr != nil {
 		for _, api := range tr.APIs {
 			b.api(api)
@@ -265,6 +268,16 @@ func (b *builder) route(r *attachment.Route, conds [][]metav1.Condition) {
 		}
 		b.edge(e)
 	}
+}
+
+// missingParent draws a parentRef to a Gateway that is not in the input (a typo, or the Gateway left out): the
+// route attaches to nothing through it, which the graph would otherwise not show at all.
+func (b *builder) missingParent(m attachment.MissingParent) {
+	key := m.Route.Namespace + "/" + m.Route.Name
+	rID := b.node("r", key, Node{Kind: KindRoute, State: Rejected, Lines: []string{"HTTPRoute " + key, "attached to nothing"}})
+	gwID := b.node("gw", m.Gateway.String(), Node{Kind: KindGateway, State: Rejected,
+		Lines: []string{"Gateway " + m.Gateway.String(), "not in the input"}})
+	b.edge(Edge{From: gwID, To: rID, State: Rejected, Lines: []string{fmt.Sprintf("spec.parentRefs[%d]", m.Index)}})
 }
 
 func sameReason(cs []metav1.Condition) bool {

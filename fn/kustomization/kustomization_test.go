@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
@@ -72,7 +73,8 @@ func TestLoadFindsTheConfigAndTheFactsOfLocalBases(t *testing.T) {
 	write(t, dir, "kustomization.yaml", "# the shop\nresources: [routes.yaml, facts]  # inputs\ntransformers: [gateway2tyk.yaml]\n")
 	app, err = Load(dir)
 	require.NoError(t, err)
-	require.NoError(t, app.Detach())
+	_, err = app.Detach()
+	require.NoError(t, err)
 	k, err := os.ReadFile(filepath.Join(dir, "kustomization.yaml"))
 	require.NoError(t, err)
 	require.NotContains(t, string(k), "transformers")
@@ -82,6 +84,35 @@ func TestLoadFindsTheConfigAndTheFactsOfLocalBases(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "", app.Transformer)
 	require.Equal(t, filepath.Join(dir, "gateway2tyk.yaml"), app.ConfigSource)
+}
+
+// Detach changes the transformers entry and nothing else: lists indented under their key stay so (kyaml's own
+// writer had re-indented every list of the file, `  - x` becoming `- x`), and so do unindented ones.
+func TestDetachKeepsListIndentation(t *testing.T) {
+	for name, c := range map[string]struct{ before, after string }{
+		"indented": {
+			"# the shop\nresources:\n  - routes.yaml  # inputs\n  - services.yaml\ntransformers:\n  - gateway2tyk.yaml\nlabels:\n  - pairs: {a: b}\n",
+			// yaml.v3's emitter writes one space before a line comment.
+			"# the shop\nresources:\n  - routes.yaml # inputs\n  - services.yaml\nlabels:\n  - pairs: {a: b}\n",
+		},
+		"not indented": {
+			"resources:\n- routes.yaml\ntransformers:\n- other.yaml\n- gateway2tyk.yaml\n",
+			"resources:\n- routes.yaml\ntransformers:\n- other.yaml\n",
+		},
+	} {
+		dir := t.TempDir()
+		write(t, dir, "kustomization.yaml", c.before)
+		write(t, dir, "gateway2tyk.yaml", renderConfig)
+		write(t, dir, "routes.yaml", "apiVersion: v1\nkind: Service\nmetadata: {name: a}\n")
+		write(t, dir, "services.yaml", "apiVersion: v1\nkind: Service\nmetadata: {name: b}\n")
+		app := &App{Kustomization: filepath.Join(dir, "kustomization.yaml"), Transformer: "gateway2tyk.yaml"}
+		removed, err := app.Detach()
+		require.NoError(t, err, name)
+		assert.Equal(t, "gateway2tyk.yaml", removed)
+		k, err := os.ReadFile(filepath.Join(dir, "kustomization.yaml"))
+		require.NoError(t, err)
+		assert.Equal(t, c.after, string(k), name)
+	}
 }
 
 func TestLoadRefusesWhatKustomizeWouldDoDifferently(t *testing.T) {

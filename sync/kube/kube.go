@@ -6,6 +6,7 @@ package kube
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -38,12 +39,19 @@ type Cluster struct {
 	Timeout time.Duration
 }
 
+// ErrNoCluster is Connect's error when no cluster is configured: not in a cluster's pod, and no kubeconfig.
+var ErrNoCluster = errors.New("no cluster configured: not running in a cluster, and no --kubeconfig, KUBECONFIG or ~/.kube/config")
+
 // Connect builds the clients from a kubeconfig path ("" for the default loading rules, which fall back to the
 // in-cluster config inside a Pod).
 func Connect(kubeconfig string) (*Cluster, error) {
 	rules := clientcmd.NewDefaultClientConfigLoadingRules()
 	rules.ExplicitPath = kubeconfig
 	cfg, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{}).ClientConfig()
+	if clientcmd.IsEmptyConfig(err) {
+		// client-go's own message asks for KUBERNETES_MASTER, which nothing here reads.
+		return nil, ErrNoCluster
+	}
 	if err != nil {
 		return nil, fmt.Errorf("no cluster to read from (in-cluster config or kubeconfig): %w", err)
 	}

@@ -62,6 +62,8 @@ type Item struct {
 	Action Action
 	ID     string
 	Route  string
+	// Where is the API's hostname and path (the marker's), which tell apart the APIs of one route.
+	Where string
 	// Body is the document to send (with the marker) for create and update.
 	Body []byte
 	// Blocked, when set, says why the action must not be carried out; a blocked action counts as failed.
@@ -128,7 +130,7 @@ func Make(in Input) (*Plan, error) {
 		if err != nil {
 			return nil, fmt.Errorf("API %s (route %s): %w", d.ID, d.Marker.Route, err)
 		}
-		it := Item{ID: d.ID, Route: d.Marker.Route, Body: body}
+		it := Item{ID: d.ID, Route: d.Marker.Route, Where: d.Marker.Hostname + d.Marker.Path, Body: body}
 		a, exists := actual[d.ID]
 		switch {
 		case !exists:
@@ -152,7 +154,8 @@ func Make(in Input) (*Plan, error) {
 		if !ok || !strings.HasPrefix(a.ID, IDPrefix) || !in.Scope.Contains(m.Namespace()) {
 			continue // foreign, or another scope's: never touched
 		}
-		p.Items = append(p.Items, Item{Action: Delete, ID: a.ID, Route: m.Route, Blocked: in.WithholdDeletes})
+		p.Items = append(p.Items, Item{Action: Delete, ID: a.ID, Route: m.Route, Where: m.Hostname + m.Path,
+			Blocked: in.WithholdDeletes})
 	}
 	sort.SliceStable(p.Items, func(i, j int) bool {
 		if p.Items[i].Route != p.Items[j].Route {

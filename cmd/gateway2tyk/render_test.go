@@ -1,0 +1,68 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	return lines[len(lines)-1]
+}
+
+// Every render ends with one line on stderr saying what it made of the input; problems that render nothing
+// (a parentRef typo, no Gateway API object at all) are said, not passed quietly.
+func TestRenderSummaryLine(t *testing.T) {
+	basic := example(t, "basic")
+	code, _, stderr := cli(t, "", "render", basic)
+	assert.Equal(t, 0, code)
+	assert.Equal(t, "gateway2tyk render: 1 Gateway, 2 HTTPRoutes (2 accepted, 0 not), 2 APIs, 0 warnings, 0 errors\n", stderr)
+
+	typo := example(t, "basic")
+	editRoutes(t, typo, parentRefTypo)
+	code, _, stderr = cli(t, "", "render", typo)
+	assert.Equal(t, 0, code)
+	assert.Contains(t, stderr, "spec.parentRefs[0]: Gateway shop/webb is not in the input")
+	assert.Equal(t, "gateway2tyk render: 1 Gateway, 2 HTTPRoutes (0 accepted, 2 not), 0 APIs, 2 warnings, 0 errors", lastLine(stderr))
+
+	for name, dir := range map[string]string{"empty": t.TempDir(), "no Gateway API object": filepath.Join(basic, "services.yaml")} {
+		code, _, stderr = cli(t, "", "render", dir)
+		assert.Equal(t, 0, code, name)
+		assert.Contains(t, stderr, "gateway2tyk render: warning: the input holds no Gateway API object", name)
+		assert.Equal(t, "gateway2tyk render: 0 Gateways, 0 HTTPRoutes (0 accepted, 0 not), 0 APIs, 0 warnings, 0 errors", lastLine(stderr), name)
+	}
+}
+
+// A bad RenderConfig is said once (it was printed as a result and again as the failure's headline).
+func TestRenderConfigErrorOnce(t *testing.T) {
+	dir := example(t, "basic")
+	write(t, filepath.Join(dir, "gateway2tyk.yaml"), "apiVersion: gateway2tyk.io/v1alpha1\nkind: RenderConfig\n"+
+		"metadata: {name: x}\nspec: {output: Secret}\n")
+	code, _, stderr := cli(t, "", "render", dir)
+	assert.Equal(t, 1, code)
+	assert.Equal(t, 1, strings.Count(stderr, `spec.output: must be one of ConfigMap, TykOasApiDefinition (got "Secret")`), stderr)
+	assert.Equal(t, "gateway2tyk render: not rendered, 1 error", lastLine(stderr))
+}
+
+// render -k ends with the same line; the KRM function does not print it (its results travel in the
+// ResourceList, and kustomize passes an exec function's stderr through on every build).
+func TestRenderKustomizedSummaryLine(t *testing.T) {
+	kustomizeOnPath(t)
+	dir := example(t, "basic")
+	code, _, stderr := cli(t, kustomizeBuildOf(t, dir, "--enable-alpha-plugins"), "render", "-k", dir, "-")
+	assert.Equal(t, 0, code, stderr)
+	assert.Equal(t, "gateway2tyk render: 1 Gateway, 2 HTTPRoutes (2 accepted, 0 not), 2 APIs, 0 warnings, 0 errors\n", stderr)
+}
+
+// A route that cannot be read counts among the routes not accepted: the summary said "2 HTTPRoutes" for three.
+func TestRenderSummaryCountsUnreadableRoutes(t *testing.T) {
+	dir := example(t, "basic")
+	write(t, filepath.Join(dir, "broken.yaml"), "apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\n"+
+		"metadata: {name: broken, namespace: shop}\nspec:\n  parentRefs: [{name: edge}]\n  rules: [1, 2]\n")
+	code, _, stderr := cli(t, "", "render", dir)
+	assert.Equal(t, 1, code)
+	assert.Equal(t, "gateway2tyk render: 1 Gateway, 3 HTTPRoutes (2 accepted, 1 not), 2 APIs, 0 warnings, 2 errors", lastLine(stderr))
+}
