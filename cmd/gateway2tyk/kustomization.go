@@ -7,7 +7,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/spf13/cobra"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/kio/filters"
@@ -21,9 +20,9 @@ import (
 // application must be built with gateway2tyk as a kustomize transformer (kustomization.Unfaithful).
 const exitUseTransformer = 3
 
-// renderKustomized is `render -k DIR PATH...`: PATHs hold what `kustomize build DIR` printed without the
+// renderKustomized is `render -k DIR PATH...` (and the Argo CD plugin's large-app path): PATHs hold what `kustomize build DIR` printed without the
 // transformer. Like kustomize with a failing transformer, it prints nothing when the render fails.
-func renderKustomized(cmd *cobra.Command, dir, configPath string, paths []string) error {
+func renderKustomized(stdin io.Reader, stdout, stderr io.Writer, context, dir, configPath string, paths []string) error {
 	// The application directory is read while kustomize's output is parsed: both are YAML parses of about the
 	// same size, and they are independent.
 	type loaded struct {
@@ -38,7 +37,7 @@ func renderKustomized(cmd *cobra.Command, dir, configPath string, paths []string
 	var items []*yaml.RNode
 	var readErr error
 	for _, p := range paths {
-		nodes, err := readStream(p, cmd.InOrStdin())
+		nodes, err := readStream(p, stdin)
 		if err != nil {
 			readErr = err
 			break
@@ -67,20 +66,20 @@ func renderKustomized(cmd *cobra.Command, dir, configPath string, paths []string
 		return usage("render: %s holds no object: did `kustomize build %s` fail?", strings.Join(paths, ", "), dir)
 	}
 	rl := &framework.ResourceList{Items: append(items, app.Facts...), FunctionConfig: fnConfig}
-	procErr := fn.Processor{Context: argoContext()}.Process(rl)
+	procErr := fn.Processor{Context: context}.Process(rl)
 	if procErr != nil {
 		// kustomize prints the function's error, which lists every result.
-		fmt.Fprintln(cmd.ErrOrStderr(), procErr)
+		fmt.Fprintln(stderr, procErr)
 		return &reportedError{procErr}
 	}
 	for _, r := range rl.Results {
-		fmt.Fprintln(cmd.ErrOrStderr(), r.String())
+		fmt.Fprintln(stderr, r.String())
 	}
 	out, err := (&filters.IsLocalConfig{}).Filter(rl.Items)
 	if err != nil {
 		return fmt.Errorf("render: %w", err)
 	}
-	w := bufio.NewWriterSize(cmd.OutOrStdout(), 1<<20)
+	w := bufio.NewWriterSize(stdout, 1<<20)
 	if err := kustomization.Write(w, out, app.Order); err != nil {
 		return fmt.Errorf("render: %w", err)
 	}

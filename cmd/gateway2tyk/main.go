@@ -101,18 +101,15 @@ func newRoot() *cobra.Command {
 	root.AddCommand(newGraphCommand())
 	root.AddCommand(newSyncCommand())
 	root.AddCommand(newDiffCommand())
+	root.AddCommand(newArgoCDCommand())
 	return root
 }
 
 // argoContext names the Argo CD application the render runs for, when it runs in a Config Management Plugin,
 // so that a failure in a log names its application. It never changes the output.
 func argoContext() string {
-	name := os.Getenv("ARGOCD_APP_NAME")
-	if name == "" {
-		return ""
+	if app := argoApplication(); app != "" {
+		return "Argo CD application " + app
 	}
-	if ns := os.Getenv("ARGOCD_APP_NAMESPACE"); ns != "" {
-		return "Argo CD application " + ns + "/" + name
-	}
-	return "Argo CD application " + name
+	return ""
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -32,44 +33,50 @@ func newRenderCommand() *cobra.Command {
 		SilenceUsage:  true,
 		RunE: func(cmd *cobra.Command, paths []string) error {
 			if kustomizationDir != "" {
-				return renderKustomized(cmd, kustomizationDir, configPath, paths)
+				return renderKustomized(cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), argoContext(), kustomizationDir, configPath, paths)
 			}
-			items, fnConfig, err := readPaths(paths, configPath)
-			if err != nil {
-				return usage("render: %v", err)
-			}
-			rl := &framework.ResourceList{Items: items, FunctionConfig: fnConfig}
-			// The processor's error repeats every result; render prints the results itself, so the error's first
-			// line (the summary, with the Argo CD application when there is one) is printed alone.
-			procErr := fn.Processor{Context: argoContext()}.Process(rl)
-			for _, r := range rl.Results {
-				fmt.Fprintln(cmd.ErrOrStderr(), r.String())
-			}
-			if procErr != nil {
-				fmt.Fprintln(cmd.ErrOrStderr(), strings.SplitN(procErr.Error(), "\n", 2)[0])
-			}
-			// Local-config items describe the cluster for the render and are not deployed; kustomize and kpt
-			// leave them out of their output, and so does a local render.
-			if rl.Items, err = (&filters.IsLocalConfig{}).Filter(rl.Items); err != nil {
-				return fmt.Errorf("render: %w", err)
-			}
-			w := kio.ByteWriter{Writer: cmd.OutOrStdout(), ClearAnnotations: []string{
-				kioutil.PathAnnotation, kioutil.IndexAnnotation, kioutil.LegacyPathAnnotation, kioutil.LegacyIndexAnnotation,
-				kioutil.IdAnnotation, kioutil.LegacyIdAnnotation,
-			}}
-			if err := w.Write(rl.Items); err != nil {
-				return fmt.Errorf("render: %w", err)
-			}
-			if procErr != nil {
-				return &reportedError{procErr}
-			}
-			return nil
+			return renderFiles(cmd.OutOrStdout(), cmd.ErrOrStderr(), argoContext(), paths, configPath)
 		},
 	}
 	cmd.Flags().StringVarP(&configPath, "config", "c", "", "the function config (a RenderConfig or a ConfigMap)")
 	cmd.Flags().StringVarP(&kustomizationDir, "kustomization", "k", "",
 		"the application directory whose `kustomize build` output the PATHs hold (the large-app kustomize path)")
 	return cmd
+}
+
+// renderFiles is `render PATH...`: it renders the files and directories and writes the output, even when the
+// render fails at failOn (a local check shows what would be applied). context prefixes the error (fn.Processor).
+func renderFiles(stdout, stderr io.Writer, context string, paths []string, configPath string) error {
+	items, fnConfig, err := readPaths(paths, configPath)
+	if err != nil {
+		return usage("render: %v", err)
+	}
+	rl := &framework.ResourceList{Items: items, FunctionConfig: fnConfig}
+	// The processor's error repeats every result; render prints the results itself, so the error's first
+	// line (the summary, with the Argo CD application when there is one) is printed alone.
+	procErr := fn.Processor{Context: context}.Process(rl)
+	for _, r := range rl.Results {
+		fmt.Fprintln(stderr, r.String())
+	}
+	if procErr != nil {
+		fmt.Fprintln(stderr, strings.SplitN(procErr.Error(), "\n", 2)[0])
+	}
+	// Local-config items describe the cluster for the render and are not deployed; kustomize and kpt
+	// leave them out of their output, and so does a local render.
+	if rl.Items, err = (&filters.IsLocalConfig{}).Filter(rl.Items); err != nil {
+		return fmt.Errorf("render: %w", err)
+	}
+	w := kio.ByteWriter{Writer: stdout, ClearAnnotations: []string{
+		kioutil.PathAnnotation, kioutil.IndexAnnotation, kioutil.LegacyPathAnnotation, kioutil.LegacyIndexAnnotation,
+		kioutil.IdAnnotation, kioutil.LegacyIdAnnotation,
+	}}
+	if err := w.Write(rl.Items); err != nil {
+		return fmt.Errorf("render: %w", err)
+	}
+	if procErr != nil {
+		return &reportedError{procErr}
+	}
+	return nil
 }
 
 // readPaths reads the items of every path. Kustomization and Kptfile objects are build files, not resources,
