@@ -371,11 +371,7 @@ func TestRealArgoCDPlugin(t *testing.T) {
 	})
 
 	t.Run("kustomize over the plugin's own deadline", func(t *testing.T) {
-		fleet := generatedApps(t, 1000, 9)
-		repo := filepath.Join(t.TempDir(), "repo")
-		if err := os.CopyFS(repo, os.DirFS(fleet)); err != nil {
-			t.Fatal(err)
-		}
+		repo := generatedApps(t, 1000, 9)
 		app := argoApp{Name: "fleet", Namespace: "argocd", Path: resourcelist.AppKustomize, Destination: "shop",
 			Plugin: map[string]any{"name": "gateway2tyk", "env": []map[string]string{{"name": "GATEWAY2TYK_TIMEOUT", "value": "100ms"}}}}
 		ans := s.generate(t, repo, app, 0)
@@ -385,11 +381,7 @@ func TestRealArgoCDPlugin(t *testing.T) {
 	})
 
 	t.Run("Argo CD's deadline kills the plugin, and nothing is left", func(t *testing.T) {
-		fleet := generatedApps(t, 1000, 9)
-		repo := filepath.Join(t.TempDir(), "repo")
-		if err := os.CopyFS(repo, os.DirFS(fleet)); err != nil {
-			t.Fatal(err)
-		}
+		repo := generatedApps(t, 1000, 9)
 		app := argoApp{Name: "fleet", Namespace: "argocd", Path: resourcelist.AppKustomize, Destination: "shop",
 			Plugin: map[string]any{"name": "gateway2tyk"}}
 		ans := s.generate(t, repo, app, 1)
