@@ -132,6 +132,11 @@ func generate(req request, ans *answer) error {
 	if err != nil {
 		return err
 	}
+	// The controller's deadline covers the repo-server's whole answer, which GenerateManifests finishes (splitting
+	// and encoding the manifests) without looking at the context again.
+	if ctx.Err() != nil {
+		return fmt.Errorf("the repo-server's answer came after the controller's deadline (%v): %w", ctx.Err(), context.DeadlineExceeded)
+	}
 	ans.Manifests = res.Manifests
 	ans.SourceType = res.SourceType
 	return nil
