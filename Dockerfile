@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 #
 # The gateway2tyk image: the function and the pinned standalone kustomize, both static (CGO off), on busybox
-# (a shell, find, grep and awk for the Argo CD plugin; nothing else). One image serves as
+# (a shell to look around in; the Argo CD plugin's commands are gateway2tyk's own and need none). One image serves as
 #   - a KRM container function for kustomize and kpt (they run it as nobody, with no network), and
 #   - the Argo CD Config Management Plugin sidecar (examples/argocd/: argocd-cmp-server as user 999).
 #

@@ -16,7 +16,7 @@ GO_VERSION     := $(shell sed -n 's/^go //p' go.mod)
 
 .DEFAULT_GOAL := build
 
-.PHONY: help build demo test vet fmt-check go-test e2e-tyk e2e-kube check-dockerfile image image-test bench bench-diff bench-pipelines clean
+.PHONY: help build demo test vet fmt-check go-test e2e-tyk e2e-kube e2e-argocd check-dockerfile image image-test bench bench-diff bench-pipelines clean
 
 help: ## Show the targets
 	@echo "make build          build bin/gateway2tyk"
@@ -25,6 +25,7 @@ help: ## Show the targets
 	@echo "make test           go vet, gofmt check, go test (with bin/kustomize, bin/gateway2tyk and the real Tyk Gateway)"
 	@echo "make e2e-tyk        only the tests against a real Tyk Gateway (builds bin/tyk once; needs redis-server)"
 	@echo "make e2e-kube       only the tests against a real kube-apiserver and etcd (builds them into bin/ once)"
+	@echo "make e2e-argocd     only the tests against the real argocd-cmp-server and Argo CD's health checks (builds them once)"
 	@echo "make check-dockerfile  check that the Dockerfile builds what make build and bin/kustomize build"
 	@echo "make image          docker build the image $(IMAGE) (needs a Docker engine)"
 	@echo "make image-test     run the built image $(IMAGE) as nobody with no network, on $(EXAMPLE)"
@@ -88,6 +89,34 @@ e2e-kube: build $(KUBE_APISERVER) $(ETCD)
 	GATEWAY2TYK_REAL_KUBE=required GATEWAY2TYK=$(CURDIR)/$(GATEWAY2TYK) \
 		$(GO) test -count=1 -run '$(REAL_KUBE_TESTS)' ./e2e/... ./sync/...
 
+# Argo CD v3.6.1 for the tests (e2e/argocdcmp_test.go, e2e/argocdhealth_test.go): argo-cd's own cmd (it runs as
+# the CMP server when its file is named argocd-cmp-server) and argocd-cmpdriver, which plays the repo-server and
+# the controller with Argo CD's code. Both from tools/argocd, a module of its own with a checked-in go.mod and
+# go.sum: argo-cd needs Go 1.27 (the project stays on Go 1.26), so it alone is built with ARGOCD_GOTOOLCHAIN (the
+# toolchain comes from the Go module proxy), and it replaces its gitops-engine with a directory, which
+# `go install` refuses. Built once (the server: about 13 minutes niced on 2 busy cores), then kept.
+ARGOCD_GOTOOLCHAIN := go1.27.3
+ARGOCD_CMP_SERVER  := bin/argocd-cmp-server
+ARGOCD_CMPDRIVER   := bin/argocd-cmpdriver
+$(ARGOCD_CMP_SERVER): tools/argocd/go.mod tools/argocd/go.sum
+	mkdir -p $(BIN)
+	cd tools/argocd && CGO_ENABLED=0 GOTOOLCHAIN=$(ARGOCD_GOTOOLCHAIN) $(GO) build -trimpath -ldflags "-s -w" \
+		-o $(BIN)/argocd-cmp-server.tmp github.com/argoproj/argo-cd/v3/cmd
+	mv $(BIN)/argocd-cmp-server.tmp $(ARGOCD_CMP_SERVER)
+$(ARGOCD_CMPDRIVER): tools/argocd/go.mod tools/argocd/go.sum tools/argocd/cmpdriver/main.go
+	mkdir -p $(BIN)
+	cd tools/argocd && CGO_ENABLED=0 GOTOOLCHAIN=$(ARGOCD_GOTOOLCHAIN) $(GO) build -trimpath -ldflags "-s -w" \
+		-o $(BIN)/argocd-cmpdriver.tmp ./cmpdriver
+	mv $(BIN)/argocd-cmpdriver.tmp $(ARGOCD_CMPDRIVER)
+
+# The tests against the real argocd-cmp-server and Argo CD's health checks alone.
+REAL_ARGOCD_TESTS := ^TestRealArgoCD
+ARGOCD_ENV = GATEWAY2TYK_REAL_ARGOCD=required ARGOCD_CMP_SERVER=$(CURDIR)/$(ARGOCD_CMP_SERVER) \
+	ARGOCD_CMPDRIVER=$(CURDIR)/$(ARGOCD_CMPDRIVER)
+e2e-argocd: build $(KUSTOMIZE) $(ARGOCD_CMP_SERVER) $(ARGOCD_CMPDRIVER)
+	$(ARGOCD_ENV) KUSTOMIZE=$(CURDIR)/$(KUSTOMIZE) GATEWAY2TYK=$(CURDIR)/$(GATEWAY2TYK) \
+		$(GO) test -count=1 -run '$(REAL_ARGOCD_TESTS)' ./e2e/
+
 # The tests against the real Gateway alone. Redis is Debian's redis-server (.ci/run installs it).
 # TYK_GATEWAY, TYK_TEMPLATES (and TYK_GATEWAY_VERSION) run them, and make test's, against another Gateway build.
 REAL_TYK_TESTS := ^TestRealTyk
@@ -101,7 +130,7 @@ e2e-tyk: build $(TYK)
 demo: build $(KUSTOMIZE)
 	PATH=$(BIN):$$PATH kustomize build --enable-alpha-plugins --enable-exec $(EXAMPLE)
 
-test: build $(KUSTOMIZE) $(TYK) $(KUBE_APISERVER) $(ETCD) vet fmt-check go-test
+test: build $(KUSTOMIZE) $(TYK) $(KUBE_APISERVER) $(ETCD) $(ARGOCD_CMP_SERVER) $(ARGOCD_CMPDRIVER) vet fmt-check go-test
 
 vet:
 	$(GO) vet ./...
@@ -115,8 +144,8 @@ fmt-check:
 		exit 1; \
 	fi
 
-go-test: build $(KUSTOMIZE) $(TYK) $(KUBE_APISERVER) $(ETCD)
-	KUSTOMIZE=$(CURDIR)/$(KUSTOMIZE) GATEWAY2TYK=$(CURDIR)/$(GATEWAY2TYK) GATEWAY2TYK_REAL_TYK=required \
+go-test: build $(KUSTOMIZE) $(TYK) $(KUBE_APISERVER) $(ETCD) $(ARGOCD_CMP_SERVER) $(ARGOCD_CMPDRIVER)
+	$(ARGOCD_ENV) KUSTOMIZE=$(CURDIR)/$(KUSTOMIZE) GATEWAY2TYK=$(CURDIR)/$(GATEWAY2TYK) GATEWAY2TYK_REAL_TYK=required \
 		GATEWAY2TYK_REAL_KUBE=required \
 		TYK_GATEWAY=$(TYK_GATEWAY) TYK_TEMPLATES=$(TYK_TEMPLATES) TYK_GATEWAY_VERSION=$(TYK_GATEWAY_VERSION) $(GO) test ./...
 

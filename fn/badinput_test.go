@@ -19,8 +19,8 @@ import (
 //   - the results it names: severity, object (resourceRef), exact field path and the gist of the message;
 //   - every item of the valid list still comes out exactly as it does when the function runs on the valid list
 //     alone (status annotations and emitted APIs included), except the items a row says it touches, which still
-//     come out unchanged but for their gateway2tyk.io/status annotation;
-//   - the added items come out unchanged but for their gateway2tyk.io/status annotation, and any other output
+//     come out unchanged but for their gateway2tyk.io/status and health annotations;
+//   - the added items come out unchanged but for their gateway2tyk.io/status and health annotations, and any other output
 //     item is an API the render emitted.
 //
 // Rows whose input kyaml cannot read at all (the function never runs) assert the error instead.

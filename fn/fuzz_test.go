@@ -187,8 +187,8 @@ func dropsInputs(fnConfig *yaml.RNode) bool {
 	return err == nil && cfg.Inputs == config.InputsDrop
 }
 
-// normalized is an item as YAML without the gateway2tyk.io/status annotation, and without the annotations map
-// or metadata that leaves empty.
+// normalized is an item as YAML without the gateway2tyk.io/status and gateway2tyk.io/health annotations, and
+// without the annotations map or metadata that leaves empty.
 func normalized(t *testing.T, it *yaml.RNode) string {
 	t.Helper()
 	n := it.Copy()
@@ -197,6 +197,7 @@ func normalized(t *testing.T, it *yaml.RNode) string {
 			if an := md.Value.Field(yaml.AnnotationsField); an != nil && an.Value.YNode().Kind == yaml.MappingNode {
 				if an.Value.Field(emit.AnnotationStatus) != nil {
 					_ = an.Value.PipeE(yaml.Clear(emit.AnnotationStatus))
+					_ = an.Value.PipeE(yaml.Clear(emit.AnnotationHealth))
 					if isEmpty(an.Value.YNode()) {
 						_ = md.Value.PipeE(yaml.Clear(yaml.AnnotationsField))
 						if isEmpty(md.Value.YNode()) {

@@ -15,29 +15,32 @@ import (
 	"github.com/gateway2tyk/gateway2tyk/fn/tykapi"
 )
 
-// writeStatus writes the would-be status of every GatewayClass, Gateway and HTTPRoute of ours onto its item.
-// Each object's status is encoded and set on its own item, on every core.
+// writeStatus writes the would-be status of every GatewayClass, Gateway and HTTPRoute of ours onto its item,
+// with its health (status.Health). Each object's status is encoded and set on its own item, on every core.
 func writeStatus(in *read.Result, att *attachment.Result, tr *translate.Output, bases *basedoc.Result, controller string) error {
 	type job struct {
 		key    inventory.Key
 		status func() any
+		health func() string
 	}
 	var jobs []job
 	for name, c := range att.Classes {
 		jobs = append(jobs, job{inventory.Key{Group: inventory.GatewayGroup, Kind: inventory.KindGatewayClass, Name: name},
-			func() any { return status.ConditionsStatus{Conditions: c.Conditions} }})
+			func() any { return status.ConditionsStatus{Conditions: c.Conditions} },
+			func() string { return status.Health(status.Scope{Conditions: c.Conditions}) }})
 	}
 	for _, g := range att.Gateways {
-		jobs = append(jobs, job{gatewayKey(g), func() any { return gatewayStatus(g) }})
+		jobs = append(jobs, job{gatewayKey(g), func() any { return gatewayStatus(g) }, func() string { return gatewayHealth(g) }})
 	}
 	for _, r := range tr.Routes {
 		key := inventory.Key{Group: inventory.GatewayGroup, Kind: inventory.KindHTTPRoute,
 			Namespace: r.Route.Route.Namespace, Name: r.Route.Route.Name}
-		jobs = append(jobs, job{key, func() any { return routeStatus(r, controller) }})
+		jobs = append(jobs, job{key, func() any { return routeStatus(r, controller) }, func() string { return routeHealth(r) }})
 	}
 	for _, d := range bases.Definitions {
 		key := inventory.Key{Group: tykapi.Group, Kind: tykapi.KindTykOasApiDefinition, Namespace: d.Def.Namespace, Name: d.Def.Name}
-		jobs = append(jobs, job{key, func() any { return status.ConditionsStatus{Conditions: []metav1.Condition{d.Accepted}} }})
+		jobs = append(jobs, job{key, func() any { return status.ConditionsStatus{Conditions: []metav1.Condition{d.Accepted}} },
+			func() string { return status.Health(status.Scope{Conditions: []metav1.Condition{d.Accepted}}) }})
 	}
 	// Each job writes its own item (kyaml's setter parses the value to choose its style, which at fleet scale is
 	// worth the second core); the first error in job order is returned.
@@ -50,7 +53,7 @@ func writeStatus(in *read.Result, att *attachment.Result, tr *translate.Output, 
 		if err != nil {
 			return err
 		}
-		return emit.SetStatus(node, js)
+		return emit.SetStatus(node, js, jobs[i].health())
 	})
 	for _, err := range errs {
 		if err != nil {
@@ -76,6 +79,33 @@ func gatewayStatus(g *attachment.Gateway) gwv1.GatewayStatus {
 		})
 	}
 	return st
+}
+
+// gatewayHealth is the Gateway's own conditions, then each listener's.
+func gatewayHealth(g *attachment.Gateway) string {
+	scopes := []status.Scope{{Conditions: g.Conditions}}
+	for _, l := range g.Listeners {
+		scopes = append(scopes, status.Scope{Name: "listener " + string(l.Listener.Name), Conditions: l.Conditions})
+	}
+	return status.Health(scopes...)
+}
+
+// routeHealth is each parent's conditions, in parentRef order.
+func routeHealth(r *translate.Route) string {
+	var scopes []status.Scope
+	for i, p := range r.Route.Parents {
+		scopes = append(scopes, status.Scope{Name: "parent " + parentName(p.Ref, r.Route.Route.Namespace), Conditions: r.Conditions[i]})
+	}
+	return status.Health(scopes...)
+}
+
+// parentName is a parentRef as <namespace>/<name> (the route's namespace when the ref names none).
+func parentName(ref gwv1.ParentReference, routeNamespace string) string {
+	ns := routeNamespace
+	if ref.Namespace != nil {
+		ns = string(*ref.Namespace)
+	}
+	return ns + "/" + string(ref.Name)
 }
 
 func routeStatus(r *translate.Route, controller string) gwv1.HTTPRouteStatus {

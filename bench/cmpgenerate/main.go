@@ -82,7 +82,7 @@ func run(pluginFile, app, path string) error {
 	cmd.Dir = dir
 	cmd.Env = []string{
 		"PATH=" + path, "HOME=" + tmp,
-		"ARGOCD_APP_NAME=fleet", "ARGOCD_APP_NAMESPACE=argocd", "ARGOCD_APP_PROJECT_NAME=default",
+		"ARGOCD_APP_NAME=fleet", "ARGOCD_APP_NAMESPACE=shop", "ARGOCD_APP_PROJECT_NAME=default",
 		"ARGOCD_APP_SOURCE_PATH=app", "ARGOCD_APP_REVISION=3f1c2a9b8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a",
 		"KUBE_VERSION=1.34.1",
 	}

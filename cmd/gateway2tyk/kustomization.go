@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"strings"
 
-	"github.com/spf13/cobra"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/kio/filters"
@@ -24,17 +23,17 @@ import (
 // application must be built with gateway2tyk as a kustomize transformer (kustomization.Unfaithful).
 const exitUseTransformer = 3
 
-// renderKustomized is `render -k DIR PATH...`: PATHs hold what `kustomize build DIR` printed without the
+// renderKustomized is `render -k DIR PATH...` (and the Argo CD plugin's large-app path): PATHs hold what `kustomize build DIR` printed without the
 // transformer. Like kustomize with a failing transformer, it prints nothing when the render fails.
-func renderKustomized(cmd *cobra.Command, dir, configPath string, paths []string) error {
-	items, fnConfig, app, err := readKustomized("render", dir, configPath, paths, cmd.InOrStdin())
+func renderKustomized(stdin io.Reader, stdout, stderr io.Writer, context, dir, configPath string, paths []string) error {
+	items, fnConfig, app, err := readKustomized("render", dir, configPath, paths, stdin)
 	if err != nil {
 		return err
 	}
 	rl := &framework.ResourceList{Items: items, FunctionConfig: fnConfig}
 	var counts fn.Counts
-	procErr := fn.Processor{Context: argoContext(), Counts: &counts}.Process(rl)
-	reportRender(cmd.ErrOrStderr(), rl, procErr, counts)
+	procErr := fn.Processor{Context: context, Counts: &counts}.Process(rl)
+	reportRender(stderr, rl, procErr, counts)
 	if procErr != nil {
 		return &reportedError{procErr}
 	}
@@ -42,7 +41,7 @@ func renderKustomized(cmd *cobra.Command, dir, configPath string, paths []string
 	if err != nil {
 		return fmt.Errorf("render: %w", err)
 	}
-	w := bufio.NewWriterSize(cmd.OutOrStdout(), 1<<20)
+	w := bufio.NewWriterSize(stdout, 1<<20)
 	if err := kustomization.Write(w, out, app.Order); err != nil {
 		return fmt.Errorf("render: %w", err)
 	}

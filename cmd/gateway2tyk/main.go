@@ -116,6 +116,7 @@ func newRoot() *cobra.Command {
 	root.Flags().Lookup("version").Usage = "print what 'gateway2tyk version' prints"
 	// command.Build's --stack is the KRM function's alone: no subcommand takes it.
 	root.Flags().Lookup("stack").Usage = "with no subcommand (the KRM function): print the stack trace of a failure"
+	root.AddCommand(newArgoCDCommand())
 	return root
 }
 
@@ -128,12 +129,8 @@ func isTerminal(r io.Reader) bool {
 // argoContext names the Argo CD application the render runs for, when it runs in a Config Management Plugin,
 // so that a failure in a log names its application. It never changes the output.
 func argoContext() string {
-	name := os.Getenv("ARGOCD_APP_NAME")
-	if name == "" {
-		return ""
+	if app := argoApplication(); app != "" {
+		return "Argo CD application " + app
 	}
-	if ns := os.Getenv("ARGOCD_APP_NAMESPACE"); ns != "" {
-		return "Argo CD application " + ns + "/" + name
-	}
-	return "Argo CD application " + name
+	return ""
 }

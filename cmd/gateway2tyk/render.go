@@ -33,32 +33,9 @@ func newRenderCommand() *cobra.Command {
 		SilenceUsage:  true,
 		RunE: func(cmd *cobra.Command, paths []string) error {
 			if kustomizationDir != "" {
-				return renderKustomized(cmd, kustomizationDir, configPath, paths)
+				return renderKustomized(cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), argoContext(), kustomizationDir, configPath, paths)
 			}
-			items, fnConfig, err := readPaths(paths, configPath, cmd.InOrStdin())
-			if err != nil {
-				return inputError("render", err)
-			}
-			rl := &framework.ResourceList{Items: items, FunctionConfig: fnConfig}
-			var counts fn.Counts
-			procErr := fn.Processor{Context: argoContext(), Counts: &counts}.Process(rl)
-			reportRender(cmd.ErrOrStderr(), rl, procErr, counts)
-			// Local-config items describe the cluster for the render and are not deployed; kustomize and kpt
-			// leave them out of their output, and so does a local render.
-			if rl.Items, err = (&filters.IsLocalConfig{}).Filter(rl.Items); err != nil {
-				return fmt.Errorf("render: %w", err)
-			}
-			w := kio.ByteWriter{Writer: cmd.OutOrStdout(), ClearAnnotations: []string{
-				kioutil.PathAnnotation, kioutil.IndexAnnotation, kioutil.LegacyPathAnnotation, kioutil.LegacyIndexAnnotation,
-				kioutil.IdAnnotation, kioutil.LegacyIdAnnotation,
-			}}
-			if err := w.Write(rl.Items); err != nil {
-				return fmt.Errorf("render: %w", err)
-			}
-			if procErr != nil {
-				return &reportedError{procErr}
-			}
-			return nil
+			return renderFiles(cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), argoContext(), paths, configPath)
 		},
 	}
 	configFlag(cmd, &configPath)
@@ -153,4 +130,34 @@ func needPaths(name string) cobra.PositionalArgs {
 // configFlag is -c FILE of render and the read-only views.
 func configFlag(cmd *cobra.Command, path *string) {
 	cmd.Flags().StringVarP(path, "config", "c", "", "the function config `FILE` (a RenderConfig or a ConfigMap)")
+}
+
+// renderFiles is `render PATH...` (and the Argo CD plugin's plain-YAML path): it renders the files and
+// directories (- for stdin) and writes the output, even when the render fails at failOn (a local check shows what
+// would be applied). context prefixes the error (fn.Processor).
+func renderFiles(stdin io.Reader, stdout, stderr io.Writer, context string, paths []string, configPath string) error {
+	items, fnConfig, err := readPaths(paths, configPath, stdin)
+	if err != nil {
+		return inputError("render", err)
+	}
+	rl := &framework.ResourceList{Items: items, FunctionConfig: fnConfig}
+	var counts fn.Counts
+	procErr := fn.Processor{Context: context, Counts: &counts}.Process(rl)
+	reportRender(stderr, rl, procErr, counts)
+	// Local-config items describe the cluster for the render and are not deployed; kustomize and kpt
+	// leave them out of their output, and so does a local render.
+	if rl.Items, err = (&filters.IsLocalConfig{}).Filter(rl.Items); err != nil {
+		return fmt.Errorf("render: %w", err)
+	}
+	w := kio.ByteWriter{Writer: stdout, ClearAnnotations: []string{
+		kioutil.PathAnnotation, kioutil.IndexAnnotation, kioutil.LegacyPathAnnotation, kioutil.LegacyIndexAnnotation,
+		kioutil.IdAnnotation, kioutil.LegacyIdAnnotation,
+	}}
+	if err := w.Write(rl.Items); err != nil {
+		return fmt.Errorf("render: %w", err)
+	}
+	if procErr != nil {
+		return &reportedError{procErr}
+	}
+	return nil
 }

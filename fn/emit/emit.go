@@ -1,5 +1,5 @@
 // Package emit owns the output items: the ConfigMaps and TykOasApiDefinitions that hold the rendered APIs,
-// with their labels and annotations, the gateway2tyk.io/status annotation on input items, and the upsert of
+// with their labels and annotations, the gateway2tyk.io/status and gateway2tyk.io/health annotations on input items, and the upsert of
 // emitted objects into the item list (replaced, never duplicated; output sorted so that input order does not
 // matter). It decides nothing; it writes what the other stages decided.
 package emit
@@ -22,6 +22,7 @@ const (
 	AnnotationPath       = "gateway2tyk.io/path"
 	AnnotationConditions = "gateway2tyk.io/conditions"
 	AnnotationStatus     = "gateway2tyk.io/status"
+	AnnotationHealth     = "gateway2tyk.io/health"
 
 	// DocumentKey is the ConfigMap key of the Tyk OAS document.
 	DocumentKey = "tyk-oas.json"
@@ -80,7 +81,11 @@ func (a sortKey) less(b sortKey) bool {
 	return a.apiVersion < b.apiVersion
 }
 
-// SetStatus writes the gateway2tyk.io/status annotation on an input item, leaving the rest of it as it was.
-func SetStatus(node *yaml.RNode, statusJSON string) error {
-	return node.PipeE(yaml.SetAnnotation(AnnotationStatus, statusJSON))
+// SetStatus writes the gateway2tyk.io/status and gateway2tyk.io/health annotations on an input item, leaving
+// the rest of it as it was.
+func SetStatus(node *yaml.RNode, statusJSON, health string) error {
+	if err := node.PipeE(yaml.SetAnnotation(AnnotationStatus, statusJSON)); err != nil {
+		return err
+	}
+	return node.PipeE(yaml.SetAnnotation(AnnotationHealth, health))
 }

@@ -1,0 +1,294 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"sigs.k8s.io/kustomize/kyaml/kio"
+
+	"github.com/gateway2tyk/gateway2tyk/fn/kustomization"
+)
+
+// The Argo CD Config Management Plugin's commands (plugin.yaml runs them in the argocd-cmp-server sidecar). What
+// they rely on is Argo CD v3.6.1's own behaviour (cmpserver/plugin, reposerver/repository), held to the real
+// argocd-cmp-server by e2e/argocd_test.go:
+//   - the working directory is the Application's source path inside a throw-away copy of the whole repository;
+//   - ARGOCD_APP_NAME is the Application's name, or <namespace>_<name> outside Argo CD's namespace, and
+//     ARGOCD_APP_NAMESPACE is its destination namespace;
+//   - parameters arrive as PARAM_<NAME> (upper-cased, other characters _), plugin env as ARGOCD_ENV_<name>;
+//   - the command runs under the repo-server's gRPC deadline (60 s by default) and is killed with SIGKILL when it
+//     passes: so nothing here writes a file a clean-up would have to remove, and kustomize gets a deadline of its
+//     own below Argo CD's, so that the user reads why instead of "context deadline exceeded".
+
+// Plugin env (ARGOCD_ENV_ + these) and parameters (PARAM_ + these) the generate command reads.
+const (
+	envOutput         = "GATEWAY2TYK_OUTPUT"
+	envFailOn         = "GATEWAY2TYK_FAIL_ON"
+	envKustomizeFlags = "GATEWAY2TYK_KUSTOMIZE_FLAGS"
+	envTimeout        = "GATEWAY2TYK_TIMEOUT"
+	paramOutput       = "PARAM_OUTPUT"
+	paramFailOn       = "PARAM_FAIL_ON"
+)
+
+// defaultArgoTimeout is the generate command's own deadline for kustomize: below the repo-server's 60 s default
+// (less the 100 ms Argo CD keeps for itself), leaving time for the render after kustomize and for the message.
+const defaultArgoTimeout = 50 * time.Second
+
+func newArgoCDCommand() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "argocd",
+		Short: "The commands of the Argo CD Config Management Plugin (plugin.yaml): discover, generate",
+		Long: "The commands plugin.yaml runs in Argo CD's CMP sidecar. discover prints the gateway2tyk RenderConfig at or\n" +
+			"below the application's directory (Argo CD's discovery). generate renders the application as Argo CD\n" +
+			"asks: it reads ARGOCD_APP_NAME, ARGOCD_APP_NAMESPACE (the destination namespace), the parameters\n" +
+			"(PARAM_OUTPUT, PARAM_FAIL_ON) and the plugin env (ARGOCD_ENV_*), picks the path (a kustomization, one\n" +
+			"that must keep gateway2tyk as its transformer, or plain YAML), runs kustomize under a deadline below\n" +
+			"Argo CD's, and prints the manifests, or one error block naming the Application.",
+	}
+	cmd.AddCommand(&cobra.Command{
+		Use:   "discover",
+		Short: "Print the first gateway2tyk function config at or below the working directory (Argo CD's discovery)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return argoDiscover(cmd.OutOrStdout(), ".")
+		},
+		SilenceErrors: true,
+		SilenceUsage:  true,
+	})
+	cmd.AddCommand(&cobra.Command{
+		Use:   "generate",
+		Short: "Render the Application in the working directory for Argo CD (objects on stdout, one error block on stderr)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return argoGenerate(cmd.OutOrStdout(), cmd.ErrOrStderr(), os.Getenv)
+		},
+		SilenceErrors: true,
+		SilenceUsage:  true,
+	})
+	return cmd
+}
+
+// argoApplication names the Application as Argo CD knows it, from the variables the repo-server sets
+// (reposerver/repository.newEnv): ARGOCD_APP_NAME is Application.InstanceName, the name or <namespace>_<name>
+// (shown as <namespace>/<name>: a Kubernetes name has no underscore); ARGOCD_APP_NAMESPACE is the destination.
+func argoApplication() string {
+	name := os.Getenv("ARGOCD_APP_NAME")
+	if name == "" {
+		return ""
+	}
+	if ns, n, ok := strings.Cut(name, "_"); ok {
+		name = ns + "/" + n
+	}
+	if dest := os.Getenv("ARGOCD_APP_NAMESPACE"); dest != "" {
+		return name + " (destination namespace " + dest + ")"
+	}
+	return name
+}
+
+// argoDiscover prints the path of the first YAML file at or below dir holding an object of apiVersion
+// gateway2tyk.io/*, and nothing when there is none (Argo CD claims the source when the output is not empty).
+// .git is not searched. A file that does not parse is not ours to judge here: generate reports it.
+func argoDiscover(stdout io.Writer, dir string) error {
+	errFound := errors.New("found")
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() {
+			if d.Name() == ".git" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".yaml") && !strings.HasSuffix(path, ".yml") {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil || !bytes.Contains(data, []byte("gateway2tyk.io/")) {
+			return nil
+		}
+		nodes, err := (&kio.ByteReader{Reader: bytes.NewReader(data), OmitReaderAnnotations: true}).Read()
+		if err != nil {
+			return nil
+		}
+		for _, n := range nodes {
+			if strings.HasPrefix(n.GetApiVersion(), "gateway2tyk.io/") {
+				fmt.Fprintln(stdout, path)
+				return errFound
+			}
+		}
+		return nil
+	})
+	if err != nil && err != errFound {
+		return err
+	}
+	return nil
+}
+
+// argoSettings are the Application's overrides: a parameter wins over plugin env, which wins over git.
+type argoSettings struct {
+	set            map[string]string // RenderConfig spec fields to set
+	kustomizeFlags []string
+	timeout        time.Duration
+}
+
+func readArgoSettings(getenv func(string) string) (argoSettings, error) {
+	s := argoSettings{set: map[string]string{}, timeout: defaultArgoTimeout}
+	first := func(names ...string) string {
+		for _, n := range names {
+			if v := getenv(n); v != "" {
+				return v
+			}
+		}
+		return ""
+	}
+	if v := first(paramOutput, "ARGOCD_ENV_"+envOutput); v != "" {
+		s.set["output"] = v
+	}
+	if v := first(paramFailOn, "ARGOCD_ENV_"+envFailOn); v != "" {
+		s.set["failOn"] = v
+	}
+	s.kustomizeFlags = strings.Fields(getenv("ARGOCD_ENV_" + envKustomizeFlags))
+	if v := getenv("ARGOCD_ENV_" + envTimeout); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			return s, fmt.Errorf("plugin env %s=%q: want a duration such as 110s", envTimeout, v)
+		}
+		s.timeout = d
+	}
+	return s, nil
+}
+
+// argoGenerate renders the Application in the working directory one of three ways (see README, "Argo CD"):
+// a directory of plain YAML with the render alone; a kustomization with `kustomize build` then the render
+// (`render -k`); a kustomization that must keep the transformer with kustomize running it. The objects are
+// written only once all of it succeeded; on failure stderr is one block that starts with the Application.
+func argoGenerate(stdout, stderr io.Writer, getenv func(string) string) error {
+	var out, log bytes.Buffer
+	err := argoRender(&out, &log, getenv)
+	if err != nil {
+		head := "gateway2tyk"
+		if app := argoApplication(); app != "" {
+			head += ": Argo CD application " + app
+		}
+		fmt.Fprintf(stderr, "%s: %s\n", head, firstLine(err))
+		if log.Len() > 0 {
+			stderr.Write(indent(log.Bytes()))
+		}
+		return &reportedError{err}
+	}
+	// Results that did not fail the render (warnings) are kept in the sidecar's log.
+	stderr.Write(log.Bytes())
+	_, err = stdout.Write(out.Bytes())
+	return err
+}
+
+func argoRender(out, log *bytes.Buffer, getenv func(string) string) error {
+	s, err := readArgoSettings(getenv)
+	if err != nil {
+		return err
+	}
+	// The directory is Argo CD's copy of the repository, made for this one run, so it is edited in place.
+	if len(s.set) > 0 {
+		n, _, err := configureTree(".", s.set)
+		if err != nil {
+			return fmt.Errorf("cannot apply the Application's output/fail-on: %v", err)
+		}
+		if n == 0 {
+			return errors.New("the Application sets output/fail-on, but no gateway2tyk RenderConfig is at or below its path")
+		}
+	}
+	var kustomizationFile string
+	for _, k := range []string{"kustomization.yaml", "kustomization.yml", "Kustomization"} {
+		if _, err := os.Stat(k); err == nil {
+			kustomizationFile = k
+			break
+		}
+	}
+	if kustomizationFile == "" {
+		if err := renderFiles(nil, out, log, "", []string{"."}, ""); err != nil {
+			return renderFailed(err)
+		}
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), s.timeout)
+	defer cancel()
+	err = detachTransformer(log, ".")
+	var unfaithful *kustomization.Unfaithful
+	switch {
+	case errors.As(err, &unfaithful):
+		fmt.Fprintf(log, "gateway2tyk runs as kustomize's transformer: %v\n", err)
+		built, err := runKustomize(ctx, log, s, "--enable-alpha-plugins", "--enable-exec")
+		if err != nil {
+			return err
+		}
+		out.Write(built)
+		return nil
+	case err != nil:
+		return fmt.Errorf("cannot read %s: %v", kustomizationFile, err)
+	}
+	built, err := runKustomize(ctx, log, s)
+	if err != nil {
+		return err
+	}
+	if err := renderKustomized(bytes.NewReader(built), out, log, "", ".", "", []string{"-"}); err != nil {
+		return renderFailed(err)
+	}
+	return nil
+}
+
+// renderFailed is the block's first line for a failed render: a usage error has not been printed yet.
+func renderFailed(err error) error {
+	var reported *reportedError
+	if errors.As(err, &reported) {
+		return errors.New("the render failed")
+	}
+	return err
+}
+
+// runKustomize runs `kustomize build [args] [flags] .` from the sidecar's PATH under the generate deadline, and
+// returns what it printed. Its stderr goes to log. It stays in the plugin's process group, so that Argo CD's
+// kill of the group reaches it too.
+func runKustomize(ctx context.Context, log io.Writer, s argoSettings, args ...string) ([]byte, error) {
+	path, err := exec.LookPath("kustomize")
+	if err != nil {
+		return nil, fmt.Errorf("kustomize is not on the sidecar's PATH (%s): run the sidecar from the gateway2tyk image, or put kustomize there", os.Getenv("PATH"))
+	}
+	argv := append(append(append([]string{"build"}, args...), s.kustomizeFlags...), ".")
+	cmd := exec.CommandContext(ctx, path, argv...)
+	var built bytes.Buffer
+	cmd.Stdout = &built
+	cmd.Stderr = log
+	// kustomize's exec function (gateway2tyk as a transformer) may hold the pipes for a moment after a kill.
+	cmd.WaitDelay = 2 * time.Second
+	err = cmd.Run()
+	if ctx.Err() == context.DeadlineExceeded {
+		return nil, fmt.Errorf("kustomize build did not finish within %s, and was stopped before Argo CD's deadline "+
+			"(the repo-server's --repo-server-timeout-seconds, 60 s by default); raise that and the plugin env %s, "+
+			"or render the application as a directory of plain YAML (see README)", s.timeout, envTimeout)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("kustomize %s failed (%v)", strings.Join(argv, " "), err)
+	}
+	return built.Bytes(), nil
+}
+
+func firstLine(err error) string {
+	return strings.ReplaceAll(err.Error(), "\n", " ")
+}
+
+// indent indents each line of a block by two spaces, so that the block reads as one message under its head.
+func indent(b []byte) []byte {
+	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	return []byte("  " + strings.Join(lines, "\n  ") + "\n")
+}
