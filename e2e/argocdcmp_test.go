@@ -14,6 +14,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/gateway2tyk/gateway2tyk/e2e/internal/localproc"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -38,11 +39,8 @@ func argoBinary(t *testing.T, root, env, name string) string {
 		bin = filepath.Join(root, "bin", name)
 	}
 	if _, err := os.Stat(bin); err != nil {
-		msg := fmt.Sprintf("%s (%s) is missing: build it with `make bin/%s` (Argo CD v3.6.1, tools/argocd)", bin, env, name)
-		if os.Getenv(realArgoCDEnv) == "required" {
-			t.Fatalf("%s; %s=required", msg, realArgoCDEnv)
-		}
-		t.Skip(msg)
+		localproc.Missing(t, "Argo CD", []string{fmt.Sprintf("%s (%s; make bin/%s builds it from tools/argocd, Argo CD v3.6.1)",
+			bin, env, name)}, realArgoCDEnv, "e2e-argocd")
 	}
 	return bin
 }

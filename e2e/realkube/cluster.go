@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -68,11 +67,7 @@ func Find(t testing.TB) Binaries {
 		}
 	}
 	if len(missing) > 0 {
-		msg := "no real API server: missing " + strings.Join(missing, ", ")
-		if os.Getenv(RequiredEnv) == "required" {
-			t.Fatalf("%s; %s=required", msg, RequiredEnv)
-		}
-		t.Skipf("SKIPPED: %s; run `make e2e-kube`, which builds and requires it", msg)
+		localproc.Missing(t, "API server", missing, RequiredEnv, "e2e-kube")
 	}
 	return b
 }

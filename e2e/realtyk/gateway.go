@@ -76,11 +76,7 @@ func Find(t testing.TB) Binaries {
 		}
 	}
 	if len(missing) > 0 {
-		msg := "no real Tyk Gateway: missing " + strings.Join(missing, ", ")
-		if os.Getenv(RequiredEnv) == "required" {
-			t.Fatalf("%s; %s=required", msg, RequiredEnv)
-		}
-		t.Skipf("SKIPPED: %s; run `make e2e-tyk`, which builds and requires it", msg)
+		localproc.Missing(t, "Tyk Gateway", missing, RequiredEnv, "e2e-tyk")
 	}
 	return b
 }

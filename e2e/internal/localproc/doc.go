@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"testing"
 )
 
 // FreePort is a TCP port on 127.0.0.1 that nothing listens on at the time of the call. It panics when no port
@@ -58,4 +59,16 @@ func Tail(path string, n int) string {
 		lines = lines[len(lines)-n:]
 	}
 	return strings.Join(lines, "\n")
+}
+
+// Missing ends a test that lacks the real system it runs against: missing names what is not there. It fails t when
+// the environment variable requiredEnv is "required" (as make test sets it), and otherwise skips t, saying so and
+// which make target builds and requires it.
+func Missing(t testing.TB, system string, missing []string, requiredEnv, makeTarget string) {
+	t.Helper()
+	msg := "no real " + system + ": missing " + strings.Join(missing, ", ")
+	if os.Getenv(requiredEnv) == "required" {
+		t.Fatalf("%s; %s=required", msg, requiredEnv)
+	}
+	t.Skipf("SKIPPED: %s; run `make %s`, which builds and requires it", msg, makeTarget)
 }
