@@ -447,7 +447,7 @@ func TestArgoCDPluginGenerate(t *testing.T) {
 				{
 					name:   "route without backend port",
 					break_: replaceIn("routes.yaml", "          port: 8080\n", ""),
-					want:   []string{"HTTPRoute/shop/orders", "spec.rules[0].backendRefs[0].port", "Argo CD application shop-apis (destination namespace shop)"},
+					want:   []string{"HTTPRoute/shop/orders", "spec.rules[0].backendRefs[0]: Invalid value: Must have port for Service reference", "Argo CD application shop-apis (destination namespace shop)"},
 				},
 				{
 					// The Application asks for GATEWAY2TYK_FAIL_ON=Warning: a route whose backend is missing fails the sync.

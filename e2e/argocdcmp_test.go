@@ -379,7 +379,7 @@ func TestRealArgoCDPlugin(t *testing.T) {
 		app := exampleApp()
 		app.Namespace = "team-a"
 		ans := s.generate(t, repo, app, 0)
-		for _, w := range []string{"HTTPRoute/shop/orders", "spec.rules[0].backendRefs[0].port",
+		for _, w := range []string{"HTTPRoute/shop/orders", "spec.rules[0].backendRefs[0]: Invalid value: Must have port for Service reference",
 			"Argo CD application team-a/shop-apis (destination namespace shop)"} {
 			if !strings.Contains(ans.Error, w) {
 				t.Errorf("the error does not name %q:\n%s", w, ans.Error)

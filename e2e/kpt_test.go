@@ -181,7 +181,7 @@ func TestKptFnRenderBrokenInput(t *testing.T) {
 	if code == 0 {
 		t.Fatalf("kpt fn render of a route without a backend port: exit 0, want non-zero\n%s", stderr)
 	}
-	for _, w := range []string{"HTTPRoute/shop/orders", "spec.rules[0].backendRefs[0].port"} {
+	for _, w := range []string{"HTTPRoute/shop/orders", "spec.rules[0].backendRefs[0]: Invalid value: Must have port for Service reference"} {
 		if !bytes.Contains(stderr, []byte(w)) {
 			t.Errorf("kpt's stderr does not say %q:\n%s", w, stderr)
 		}
