@@ -229,17 +229,26 @@ func CertificateIDs(doc []byte) []string {
 
 // Equal reports whether a document to send and one the target returned are the same after normalising both.
 func Equal(desired, actual []byte) bool {
-	d, err := decodeObject(desired)
+	d, a, err := Normalised(desired, actual)
+	return err == nil && bytes.Equal(d, a)
+}
+
+// Normalised returns both documents in the canonical form Equal compares (the desired one's normalisation
+// decides what of the actual one is left out), for a report of what differs.
+func Normalised(desired, actual []byte) (d, a []byte, err error) {
+	dobj, err := decodeObject(desired)
 	if err != nil {
-		return false
+		return nil, nil, err
 	}
-	a, err := decodeObject(actual)
+	aobj, err := decodeObject(actual)
 	if err != nil {
-		return false
+		return nil, nil, err
 	}
-	db, err1 := encode(normalise(d, d))
-	ab, err2 := encode(normalise(a, d))
-	return err1 == nil && err2 == nil && bytes.Equal(db, ab)
+	if d, err = encode(normalise(dobj, dobj)); err != nil {
+		return nil, nil, err
+	}
+	a, err = encode(normalise(aobj, dobj))
+	return d, a, err
 }
 
 // normalise returns the canonical form of a document as the comparison with the desired one sees it (see the
