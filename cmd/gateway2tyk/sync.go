@@ -41,7 +41,7 @@ type syncFlags struct {
 func newSyncCommand() *cobra.Command {
 	var f syncFlags
 	cmd := &cobra.Command{
-		Use:   "sync [--from FILE|-] [--mode pro|ce] [--url URL] [--auth KEY] [--org ORG] [--context NS/NAME] [--dry-run] [--tyk-version V] [--wait D]\n" +
+		Use: "sync [--from FILE|-] [--mode pro|ce] [--url URL] [--auth KEY] [--org ORG] [--context NS/NAME] [--dry-run] [--tyk-version V] [--wait D]\n" +
 			"  sync --check [-o text|markdown|json] [--from FILE|-] [--mode pro|ce] [--url URL] [--auth KEY] [--context NS/NAME]",
 		Short: "Push the rendered APIs to Tyk Dashboard or the open-source Tyk Gateway, and prune the ones gone",
 		Long: "sync reads the rendered APIs (--from FILE or - for stdin: the render's output as a YAML stream or a\n" +
