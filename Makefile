@@ -83,12 +83,14 @@ $(ETCD): tools/etcd/go.mod tools/etcd/go.sum
 
 # The tests against the real Gateway alone. Redis is Debian's redis-server (.ci/run installs it).
 # TYK_GATEWAY, TYK_TEMPLATES (and TYK_GATEWAY_VERSION) run them, and make test's, against another Gateway build.
+# TESTFLAGS go to go test (TESTFLAGS=-v prints the counts docs/tyk-releases.md records).
 REAL_TYK_TESTS := ^TestRealTyk
 TYK_GATEWAY    ?= $(CURDIR)/$(TYK)
+TESTFLAGS      ?=
 TYK_TEMPLATES  ?= $(TYK_TEMPLATES_DIR)
 REAL_TYK_RUN    = GATEWAY2TYK_REAL_TYK=required GATEWAY2TYK=$(CURDIR)/$(GATEWAY2TYK) TYK_GATEWAY=$(TYK_GATEWAY) \
 		TYK_TEMPLATES=$(TYK_TEMPLATES) TYK_GATEWAY_VERSION=$(TYK_GATEWAY_VERSION) \
-		$(GO) test -count=1 -run '$(REAL_TYK_TESTS)' ./e2e/... ./conformance/... ./sync/...
+		$(GO) test -count=1 $(TESTFLAGS) -run '$(REAL_TYK_TESTS)' ./e2e/... ./conformance/... ./sync/...
 e2e-tyk: build $(TYK)
 	$(REAL_TYK_RUN)
 
