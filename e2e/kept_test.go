@@ -76,7 +76,8 @@ func TestRealTykKeptAsSent(t *testing.T) {
 			return &kio.PackageBuffer{Nodes: items}
 		})
 	}
-	t.Logf("kept as sent: %d APIs sent, %d listed as sent, %d syncs (Tyk Gateway %s)", total.Sent, total.Kept, total.Syncs, g.Version)
+	t.Logf("kept as sent: %d APIs sent, %d listed as sent, %d with only the differences tykroute knows for the release, %d syncs (Tyk Gateway %s)",
+		total.Sent, total.Kept, total.Known, total.Syncs, g.Version)
 	if total.Sent == 0 {
 		t.Fatal("no API was sent")
 	}
