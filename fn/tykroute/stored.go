@@ -61,8 +61,8 @@ var Normalisations = []Normalisation{{
 }, {
 	Fields: []string{"x-tyk-api-gateway.middleware.global.trafficLogs.tagHeaders"},
 	Since:  Version{5, 0}, Before: MinVersion,
-	What:   "trafficLogs.tagHeaders is dropped (the release does not have the field)",
-	Seen:   []string{"the 5.4 line"},
+	What: "trafficLogs.tagHeaders is dropped (the release does not have the field)",
+	Seen: []string{"the 5.4 line"},
 }, {
 	Fields: []string{"paths./{customRegex", "x-tyk-api-gateway.middleware.operations.{rest:.*}"},
 	Since:  Version{5, 0}, Before: MinVersion,
