@@ -59,8 +59,30 @@ func Check(t *testing.T, g *realtyk.Gateway, items []*yaml.RNode) Tally {
 	if err != nil {
 		t.Fatalf("the Gateway's version (/hello, or TYK_GATEWAY_VERSION): %v", err)
 	}
-	older := version.Less(tykroute.MinVersion)
 	ForVersion(t, set, version)
+	// Each Gateway of the render has Tyk Gateways of its own: two of them may well have APIs with the same
+	// host and listen path, which one Tyk Gateway would not keep as sent (it renames the later one's listen
+	// path). So the APIs are synced Gateway by Gateway, as explaincheck loads them.
+	byGateway := map[string][]plan.Desired{}
+	var gateways []string
+	for _, a := range set.APIs {
+		if _, ok := byGateway[a.Marker.Gateway]; !ok {
+			gateways = append(gateways, a.Marker.Gateway)
+		}
+		byGateway[a.Marker.Gateway] = append(byGateway[a.Marker.Gateway], a)
+	}
+	sort.Strings(gateways)
+	var tally Tally
+	for _, gw := range gateways {
+		tally.Add(checkSet(t, g, version, &source.Set{APIs: byGateway[gw], TLS: set.TLS}))
+	}
+	return tally
+}
+
+// checkSet is Check for the APIs of one Gateway.
+func checkSet(t *testing.T, g *realtyk.Gateway, version tykroute.Version, set *source.Set) Tally {
+	t.Helper()
+	older := version.Less(tykroute.MinVersion)
 	rec := &recorder{next: &http.Transport{Proxy: nil, DisableKeepAlives: true}}
 	tgt, err := target.New(target.Settings{Mode: target.ModeCE, URL: g.URL, Auth: g.Secret},
 		target.Options{HTTPClient: &http.Client{Transport: rec}})
