@@ -32,25 +32,9 @@ func TestCIDriftScript(t *testing.T) {
 
 	runScript := func(env ...string) (string, string, int) {
 		t.Helper()
-		cmd := exec.Command("sh", script)
-		cmd.Dir = repo
-		cmd.Env = append(os.Environ(), append([]string{"GATEWAY2TYK=" + bin, "APP=apps/shop", "TYK_MODE=", "TYK_URL=", "TYK_AUTH="}, env...)...)
-		var o, e strings.Builder
-		cmd.Stdout, cmd.Stderr = &o, &e
-		code := exitCode(cmd.Run())
-		if code < 0 {
-			t.Fatalf("sh %s did not run", script)
-		}
-		return o.String(), e.String(), code
+		return runCIScript(t, script, repo, append([]string{"GATEWAY2TYK=" + bin, "APP=apps/shop", "TYK_MODE=", "TYK_URL=", "TYK_AUTH="}, env...)...)
 	}
-	report := func() string {
-		t.Helper()
-		b, err := os.ReadFile(filepath.Join(repo, "gateway2tyk-drift.md"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(b)
-	}
+	report := func() string { return readFile(t, filepath.Join(repo, "gateway2tyk-drift.md")) }
 	onlyGETs := func(when string) {
 		t.Helper()
 		for _, c := range f.Calls() {

@@ -1,18 +1,14 @@
 package e2e_test
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"sigs.k8s.io/kustomize/kyaml/kio"
 
-	"github.com/gateway2tyk/gateway2tyk/bench/resourcelist"
 	"github.com/gateway2tyk/gateway2tyk/e2e/keptcheck"
 	"github.com/gateway2tyk/gateway2tyk/e2e/realtyk"
-	"github.com/gateway2tyk/gateway2tyk/fn"
-	"github.com/gateway2tyk/gateway2tyk/fn/config"
 )
 
 // TestRealTykKeptAsSent syncs every document of every example, of the stories of testdata/realtyk, of a generated
@@ -35,22 +31,7 @@ func TestRealTykKeptAsSent(t *testing.T) {
 		})
 	}
 	check("fleet", func(t *testing.T) *kio.PackageBuffer {
-		var buf bytes.Buffer
-		resourcelist.Generate(&buf, 60, 1)
-		rw := &kio.ByteReadWriter{Reader: &buf}
-		items, err := rw.Read()
-		if err != nil {
-			t.Fatal(err)
-		}
-		cfg, err := config.Load(rw.FunctionConfig)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out, err := fn.Render(items, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return &kio.PackageBuffer{Nodes: out.Items}
+		return &kio.PackageBuffer{Nodes: renderFleet(t, 60).Items}
 	})
 	stories, err := filepath.Glob(filepath.Join(root, "fn", "testdata", "*", "expected.yaml"))
 	if err != nil {
