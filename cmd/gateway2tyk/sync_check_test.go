@@ -161,3 +161,22 @@ func TestSyncCheckUsage(t *testing.T) {
 	}
 	assert.Zero(t, f.Changes())
 }
+
+// TestSyncCheckGateway: against the open-source Gateway fake, --check lists and does not reload.
+func TestSyncCheckGateway(t *testing.T) {
+	f := targettest.NewGateway(t)
+	fast(t, map[string]string{"TYK_MODE": "ce", "TYK_URL": f.Server.URL, "TYK_AUTH": f.Auth}, nil)
+	path := filepath.Join(t.TempDir(), "rendered.yaml")
+	require.NoError(t, os.WriteFile(path, []byte(targettest.Streams(apis())), 0o600))
+	code, _, stderr := cli(t, "", "sync", "--from", path, "--tyk-version", "5.8.0")
+	require.Equal(t, 0, code, stderr)
+	f.ResetCalls()
+	code, out, stderr := cli(t, "", "sync", "--check", "--from", path, "-o", "json")
+	assert.Equal(t, 0, code, stderr)
+	assert.Contains(t, out, `"drifted": false`)
+	assert.Contains(t, out, `"inSync": 2`)
+	require.NotEmpty(t, f.Calls())
+	for _, c := range f.Calls() {
+		assert.Equal(t, "GET /tyk/apis/oas", c.Method+" "+c.Path, "sync --check calls only the listing")
+	}
+}
