@@ -9,9 +9,11 @@ import (
 
 // Normalisation is one way a Tyk Gateway stores and lists an API differently from the document it was sent,
 // seen on a real Gateway (e2e/keptcheck pushes every rendered document and reads each back), with the releases it
-// applies to. From MinVersion on, the render writes each the way Tyk keeps it, so that what sync sends is what
-// the Gateway serves back; the ones of older releases (which refuse the rendered APIs anyway) are known, so that
-// the check on such a Gateway (CI's 5.4 line) tells them from a new difference.
+// applies to. Where it can, the render writes it the way Tyk keeps it (load-balancing targets); where it cannot
+// (a user's base document sets the field, or Tyk adds to what it was sent), sync/plan compares as the Gateway
+// lists, so that what sync sends counts as what the Gateway serves back. The ones of releases older than
+// MinVersion (which refuse the rendered APIs anyway) are known, so that the check on such a Gateway (CI's 5.4
+// line) tells them from a new difference.
 type Normalisation struct {
 	// Fields are the paths (dotted, as keptcheck names them: "x-tyk-api-gateway.upstream...") of the fields it
 	// changes; a path names that field and everything below it, and one ending in a partial key ("paths./{x")
@@ -54,22 +56,28 @@ var Normalisations = []Normalisation{{
 	Seen: []string{"v5.8.11", "v5.14.0"},
 }, {
 	Fields: []string{"x-tyk-api-gateway.server.authentication.securitySchemes.authToken.header"},
-	Since:  Version{5, 0}, Before: MinVersion,
+	Since:  Version{5, 0},
 	What: "authToken's header source is left out of the listing (the header stays in components.securitySchemes, " +
-		"and authentication works as sent)",
-	Seen: []string{"the 5.4 line"},
+		"and authentication works as sent); sync/plan compares without it",
+	Seen: []string{"the 5.4 line", "v5.14.0"},
 }, {
 	Fields: []string{"x-tyk-api-gateway.middleware.global.trafficLogs.tagHeaders"},
 	Since:  Version{5, 0}, Before: MinVersion,
-	What: "trafficLogs.tagHeaders is dropped (the release does not have the field)",
-	Seen: []string{"the 5.4 line"},
+	What:   "trafficLogs.tagHeaders is dropped (the release does not have the field; v5.8.11 not checked)",
+	Seen:   []string{"the 5.4 line"},
 }, {
-	Fields: []string{"paths./{customRegex", "x-tyk-api-gateway.middleware.operations.{rest:.*}"},
-	Since:  Version{5, 0}, Before: MinVersion,
+	Fields: []string{"x-tyk-api-gateway.middleware.global.trafficLogs.tagHeaders"},
+	Since:  Version{5, 14},
+	What:   "trafficLogs.tagHeaders are listed in lower case; sync/plan compares them so",
+	Seen:   []string{"v5.14.0"},
+}, {
+	Fields: []string{"paths./{customRegex", "paths./{rest}", "x-tyk-api-gateway.middleware.operations.{rest:.*}"},
+	Since:  Version{5, 0},
 	What: "an operation under a path with a regular-expression parameter (/{rest:.*}) that ignores authentication " +
-		"is listed a second time, under /{customRegex1} with operations named {rest:.*}GET and so on (the classic " +
-		"ignored-paths list filled back into the document); the operations sent stay",
-	Seen: []string{"the 5.4 line"},
+		"is listed a second time, under /{customRegex1} (the 5.4 line) or /{rest} (v5.14.0), with operations named " +
+		"{rest:.*}GET and so on (the classic ignored-paths list filled back into the document); the operations " +
+		"sent stay. sync/plan leaves such a copy out of its comparison",
+	Seen: []string{"the 5.4 line", "v5.14.0"},
 }}
 
 // MergeTargets returns load-balancing targets as a Tyk Gateway keeps them (Normalisations): one target per URL,
