@@ -63,8 +63,8 @@ var Normalisations = []Normalisation{{
 }, {
 	Fields: []string{"x-tyk-api-gateway.middleware.global.trafficLogs.tagHeaders"},
 	Since:  Version{5, 0}, Before: MinVersion,
-	What:   "trafficLogs.tagHeaders is dropped (the release does not have the field; v5.8.11 not checked)",
-	Seen:   []string{"the 5.4 line"},
+	What: "trafficLogs.tagHeaders is dropped (the release does not have the field; v5.8.11 not checked)",
+	Seen: []string{"the 5.4 line"},
 }, {
 	Fields: []string{"x-tyk-api-gateway.middleware.global.trafficLogs.tagHeaders"},
 	Since:  Version{5, 14},
