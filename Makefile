@@ -16,7 +16,7 @@ GO_VERSION     := $(shell sed -n 's/^go //p' go.mod)
 
 .DEFAULT_GOAL := build
 
-.PHONY: help build demo test vet fmt-check go-test e2e-tyk e2e-kube e2e-argocd check-dockerfile image image-test bench bench-diff bench-pipelines clean
+.PHONY: help build demo test vet fmt-check go-test e2e-tyk e2e-kube e2e-argocd tyk-source e2e-tyk-source check-dockerfile image image-test bench bench-diff bench-pipelines clean
 
 help: ## Show the targets
 	@echo "make build          build bin/gateway2tyk"
@@ -26,6 +26,7 @@ help: ## Show the targets
 	@echo "make e2e-tyk        only the tests against a real Tyk Gateway (builds bin/tyk once; needs redis-server)"
 	@echo "make e2e-kube       only the tests against a real kube-apiserver and etcd (builds them into bin/ once)"
 	@echo "make e2e-argocd     only the tests against the real argocd-cmp-server and Argo CD's health checks (builds them once)"
+	@echo "make e2e-tyk-source TYK_SRC=dir TYK_GATEWAY_VERSION=vX.Y.Z  the same tests on a Gateway built from Tyk's source"
 	@echo "make check-dockerfile  check that the Dockerfile builds what make build and bin/kustomize build"
 	@echo "make image          docker build the image $(IMAGE) (needs a Docker engine)"
 	@echo "make image-test     run the built image $(IMAGE) as nobody with no network, on $(EXAMPLE)"
@@ -119,13 +120,38 @@ e2e-argocd: build $(KUSTOMIZE) $(ARGOCD_CMP_SERVER) $(ARGOCD_CMPDRIVER)
 
 # The tests against the real Gateway alone. Redis is Debian's redis-server (.ci/run installs it).
 # TYK_GATEWAY, TYK_TEMPLATES (and TYK_GATEWAY_VERSION) run them, and make test's, against another Gateway build.
+# TESTFLAGS go to go test (TESTFLAGS=-v prints the counts docs/tyk-releases.md records).
 REAL_TYK_TESTS := ^TestRealTyk
 TYK_GATEWAY    ?= $(CURDIR)/$(TYK)
+TESTFLAGS      ?=
 TYK_TEMPLATES  ?= $(TYK_TEMPLATES_DIR)
-e2e-tyk: build $(TYK)
-	GATEWAY2TYK_REAL_TYK=required GATEWAY2TYK=$(CURDIR)/$(GATEWAY2TYK) TYK_GATEWAY=$(TYK_GATEWAY) \
+REAL_TYK_RUN    = GATEWAY2TYK_REAL_TYK=required GATEWAY2TYK=$(CURDIR)/$(GATEWAY2TYK) TYK_GATEWAY=$(TYK_GATEWAY) \
 		TYK_TEMPLATES=$(TYK_TEMPLATES) TYK_GATEWAY_VERSION=$(TYK_GATEWAY_VERSION) \
-		$(GO) test -count=1 -run '$(REAL_TYK_TESTS)' ./e2e/... ./conformance/... ./sync/...
+		$(GO) test -count=1 $(TESTFLAGS) -run '$(REAL_TYK_TESTS)' ./e2e/... ./conformance/... ./sync/...
+e2e-tyk: build $(TYK)
+	$(REAL_TYK_RUN)
+
+# The same tests against a Gateway built from a Tyk source tree the user gives (for example `git archive v5.14.0`
+# of github.com/TykTechnologies/tyk, unpacked outside this repository): TYK_SRC=dir TYK_GATEWAY_VERSION=v5.14.0
+# (a Gateway built from source reports v5.5.0-dev on /hello). Built once per source directory into
+# bin/tyk-src/<its name>/ (tyk and templates/; about 12 minutes on 2 cores, cold), then kept.
+# docs/tyk-releases.md records the releases checked this way.
+TYK_SRC        ?=
+TYK_SRC_BIN     = $(BIN)/tyk-src/$(notdir $(abspath $(TYK_SRC)))
+tyk-source:
+	@if [ -z "$(TYK_SRC)" ] || [ ! -f "$(TYK_SRC)/go.mod" ] || [ ! -d "$(TYK_SRC)/templates" ]; then \
+		echo "make $@: TYK_SRC=dir must name a Tyk Gateway source tree (go.mod and templates/ at its root)" >&2; exit 2; fi
+	@if [ -x $(TYK_SRC_BIN)/tyk ]; then echo "tyk-source: $(TYK_SRC_BIN)/tyk is built (make clean, or remove it, to build again)"; else \
+		set -e; rm -rf $(TYK_SRC_BIN); mkdir -p $(TYK_SRC_BIN); \
+		cd $(TYK_SRC) && $(GO) build -trimpath -o $(TYK_SRC_BIN)/tyk.tmp . ; \
+		cp -R $(abspath $(TYK_SRC))/templates $(TYK_SRC_BIN)/templates; chmod -R u+w $(TYK_SRC_BIN)/templates; \
+		rm -f $(TYK_SRC_BIN)/templates/*.go; mv $(TYK_SRC_BIN)/tyk.tmp $(TYK_SRC_BIN)/tyk; fi
+e2e-tyk-source: TYK_GATEWAY = $(TYK_SRC_BIN)/tyk
+e2e-tyk-source: TYK_TEMPLATES = $(TYK_SRC_BIN)/templates
+e2e-tyk-source: build tyk-source
+	@if [ -z "$(TYK_GATEWAY_VERSION)" ]; then \
+		echo "make $@: TYK_GATEWAY_VERSION=vX.Y.Z must say which release TYK_SRC is (its /hello says v5.5.0-dev)" >&2; exit 2; fi
+	$(REAL_TYK_RUN)
 
 demo: build $(KUSTOMIZE)
 	PATH=$(BIN):$$PATH kustomize build --enable-alpha-plugins --enable-exec $(EXAMPLE)

@@ -2,11 +2,13 @@ package conformance
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/gateway2tyk/gateway2tyk/e2e/explaincheck"
+	"github.com/gateway2tyk/gateway2tyk/e2e/keptcheck"
 	"github.com/gateway2tyk/gateway2tyk/e2e/realtyk"
 )
 
@@ -56,4 +58,48 @@ func tableRequest(c requestCase) explaincheck.Request {
 		r.Path = "/"
 	}
 	return r
+}
+
+// TestRealTykConformanceKeptAsSent syncs the APIs of every conformance story (each test's and each request table's
+// manifests, after the suite's base) to a real open-source Tyk Gateway, one story after another, and checks that the
+// Gateway lists each document as sent and that a second sync changes nothing (keptcheck).
+func TestRealTykConformanceKeptAsSent(t *testing.T) {
+	g := realtyk.Start(t, realtyk.Find(t))
+	dir := conformanceDir(t)
+	base := readManifests(t, dir, "base/manifests.yaml")
+	secrets := suiteSecrets(t)
+	stories := map[string][]string{}
+	var names []string
+	add := func(name string, manifests []string) {
+		key := strings.Join(manifests, "\n")
+		if _, seen := stories[key]; !seen {
+			names = append(names, key)
+		}
+		stories[key] = append(stories[key], name)
+	}
+	add("SuiteSetup", nil)
+	for _, ct := range conformanceTests {
+		add(ct.ShortName, ct.Manifests)
+	}
+	for _, rt := range requestTables {
+		add(rt.ShortName, rt.Manifests)
+	}
+	var total keptcheck.Tally
+	for _, key := range names {
+		t.Run(strings.Join(stories[key], "+"), func(t *testing.T) {
+			var extra []*yaml.RNode
+			if key != "" {
+				for _, m := range strings.Split(key, "\n") {
+					extra = append(extra, readManifests(t, dir, m)...)
+				}
+			}
+			out, _ := renderOutput(t, base, secrets, extra)
+			total.Add(keptcheck.Check(t, g, out.Items))
+		})
+	}
+	t.Logf("conformance stories kept as sent: %d stories, %d APIs sent, %d listed as sent, %d with only the differences "+
+		"tykroute knows for the release, %d syncs (Tyk Gateway %s)", len(names), total.Sent, total.Kept, total.Known, total.Syncs, g.Version)
+	if total.Sent == 0 {
+		t.Fatal("no API was sent")
+	}
 }

@@ -38,25 +38,9 @@ func TestCIDiffScript(t *testing.T) {
 
 	runScript := func(env ...string) (string, string, int) {
 		t.Helper()
-		cmd := exec.Command("sh", script)
-		cmd.Dir = repo
-		cmd.Env = append(os.Environ(), append([]string{"GATEWAY2TYK=" + bin, "BASE=main", "APP=apps/shop"}, env...)...)
-		var o, e strings.Builder
-		cmd.Stdout, cmd.Stderr = &o, &e
-		code := exitCode(cmd.Run())
-		if code < 0 {
-			t.Fatalf("sh %s did not run", script)
-		}
-		return o.String(), e.String(), code
+		return runCIScript(t, script, repo, append([]string{"GATEWAY2TYK=" + bin, "BASE=main", "APP=apps/shop"}, env...)...)
 	}
-	report := func() string {
-		t.Helper()
-		b, err := os.ReadFile(filepath.Join(repo, "gateway2tyk-diff.md"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(b)
-	}
+	report := func() string { return readFile(t, filepath.Join(repo, "gateway2tyk-diff.md")) }
 
 	// No change: status 0, a report that says so.
 	out, stderr, code := runScript()
@@ -114,4 +98,29 @@ func TestCIDiffScript(t *testing.T) {
 	if err != nil || run == nil || !strings.Contains(run.YNode().Value, "sh examples/ci/gateway2tyk-diff.sh") {
 		t.Errorf("the workflow's diff step does not run examples/ci/gateway2tyk-diff.sh: %v", err)
 	}
+}
+
+// runCIScript runs a script of examples/ci with sh in dir, with env added to the environment, and returns its
+// output, its errors and its exit status.
+func runCIScript(t *testing.T, script, dir string, env ...string) (string, string, int) {
+	t.Helper()
+	cmd := exec.Command("sh", script)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	var o, e strings.Builder
+	cmd.Stdout, cmd.Stderr = &o, &e
+	code := exitCode(cmd.Run())
+	if code < 0 {
+		t.Fatalf("sh %s did not run", script)
+	}
+	return o.String(), e.String(), code
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

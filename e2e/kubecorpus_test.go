@@ -47,7 +47,7 @@ func corpusStories(t *testing.T) []story {
 				return nil
 			}
 			rel, _ := filepath.Rel(root, path)
-			nodes, fnConfig := readFile(t, path)
+			nodes, fnConfig := readStoryFile(t, path)
 			s := newStory(t, rel, nodes)
 			if fnConfig != nil {
 				if cfg, err := config.Load(fnConfig); err == nil {
@@ -88,12 +88,12 @@ func newStory(t *testing.T, name string, nodes []*yaml.RNode) story {
 }
 
 func readFileNodes(t *testing.T, path string) []*yaml.RNode {
-	nodes, _ := readFile(t, path)
+	nodes, _ := readStoryFile(t, path)
 	return nodes
 }
 
-// readFile reads a stream or a ResourceList (its items, and its function config).
-func readFile(t *testing.T, path string) ([]*yaml.RNode, *yaml.RNode) {
+// readStoryFile reads a stream or a ResourceList (its items, and its function config).
+func readStoryFile(t *testing.T, path string) ([]*yaml.RNode, *yaml.RNode) {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {

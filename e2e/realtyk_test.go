@@ -43,8 +43,17 @@ func TestRealTykExamples(t *testing.T) {
 // redirects, headless backends and invalid routes of every kind the generator makes).
 func TestRealTykFleet(t *testing.T) {
 	g := realtyk.Start(t, realtyk.Find(t))
+	out := renderFleet(t, 60)
+	tally := explaincheck.Check(t, g, out, explaincheck.Options{})
+	t.Logf("fleet of 60 routes, %d APIs: %d requests compared with explain, %d agreed (Tyk Gateway %s)",
+		len(out.Translation.APIs), tally.Compared, tally.Agreed, g.Version)
+}
+
+// renderFleet renders a generated fleet of n routes (bench/resourcelist) in memory.
+func renderFleet(t *testing.T, n int) *fn.Output {
+	t.Helper()
 	var buf bytes.Buffer
-	resourcelist.Generate(&buf, 60, 1)
+	resourcelist.Generate(&buf, n, 1)
 	rw := &kio.ByteReadWriter{Reader: &buf}
 	items, err := rw.Read()
 	if err != nil {
@@ -58,9 +67,7 @@ func TestRealTykFleet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tally := explaincheck.Check(t, g, out, explaincheck.Options{})
-	t.Logf("fleet of 60 routes, %d APIs: %d requests compared with explain, %d agreed (Tyk Gateway %s)",
-		len(out.Translation.APIs), tally.Compared, tally.Agreed, g.Version)
+	return out
 }
 
 // renderExample renders an example directory in memory as `gateway2tyk render` reads it, plus the ConfigMaps

@@ -24,6 +24,9 @@
 // to delete. While a rendered ConfigMap cannot be read, deletes are withheld (reported as failed), since the
 // unreadable one may be what keeps an API.
 //
+// Check (`sync --check`) makes the same plan and applies nothing: it reports, API by API in diff's terms
+// (apidiff.Drift), what the target serves differently from the render. It only lists the target.
+//
 // The target's settings come from flags, then the environment (TYK_MODE, TYK_URL, TYK_AUTH, TYK_ORG,
 // TYK_TLS_INSECURE_SKIP_VERIFY), then the OperatorContext named by --context (its Secret's keys of those names
 // win over its env).

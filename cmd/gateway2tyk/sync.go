@@ -31,7 +31,8 @@ var (
 type syncFlags struct {
 	from, kubeconfig, context string
 	namespaces                []string
-	dryRun                    bool
+	dryRun, check             bool
+	output                    string
 	target                    tyksync.Flags
 	tykVersion                string
 	wait                      time.Duration
@@ -40,14 +41,19 @@ type syncFlags struct {
 func newSyncCommand() *cobra.Command {
 	var f syncFlags
 	cmd := &cobra.Command{
-		Use:   "sync [--from FILE|-] [--mode pro|ce] [--url URL] [--auth KEY] [--org ORG] [--context NS/NAME] [--dry-run] [--tyk-version V] [--wait D]",
+		Use: "sync [--from FILE|-] [--mode pro|ce] [--url URL] [--auth KEY] [--org ORG] [--context NS/NAME] [--dry-run] [--tyk-version V] [--wait D]\n" +
+			"  sync --check [-o text|markdown|json] [--from FILE|-] [--mode pro|ce] [--url URL] [--auth KEY] [--context NS/NAME]",
 		Short: "Push the rendered APIs to Tyk Dashboard or the open-source Tyk Gateway, and prune the ones gone",
 		Long: "sync reads the rendered APIs (--from FILE or - for stdin: the render's output as a YAML stream or a\n" +
 			"ResourceList; without --from, the ConfigMaps labelled app.kubernetes.io/managed-by=gateway2tyk in the\n" +
 			"cluster), lists the target's APIs, and creates what is missing, updates what changed, uploads the listener\n" +
 			"certificates and deletes the APIs it created that are no longer rendered. It prints one row per API and\n" +
 			"exits non-zero when any action failed. The target comes from the flags, else TYK_MODE, TYK_URL, TYK_AUTH,\n" +
-			"TYK_ORG, else the OperatorContext of --context (read from the cluster, with its Secret).",
+			"TYK_ORG, else the OperatorContext of --context (read from the cluster, with its Secret).\n\n" +
+			"sync --check changes nothing: it compares what the target serves with the rendered APIs and reports, per\n" +
+			"API in diff's terms, the APIs changed on the target behind sync's back (what changed), those missing, and\n" +
+			"those it created that are no longer rendered. It only reads the target (no write, no reload).\n" +
+			"Exit status: 0 in sync, 1 drift (or a failure), 2 a usage error.",
 		Args:          cobra.NoArgs,
 		SilenceErrors: true,
 		SilenceUsage:  true,
@@ -68,6 +74,9 @@ func newSyncCommand() *cobra.Command {
 		"sync only the APIs of routes in these namespaces (repeatable); deletes are limited to them too")
 	fl.StringVar(&f.kubeconfig, "kubeconfig", "", "the kubeconfig file (default: in-cluster config, KUBECONFIG or ~/.kube/config)")
 	fl.BoolVar(&f.dryRun, "dry-run", false, "print the plan and change nothing")
+	fl.BoolVar(&f.check, "check", false,
+		"report the drift between what the target serves and the rendered APIs, changing nothing (exit 1 on drift)")
+	fl.StringVarP(&f.output, "output", "o", "", "with --check: text (the default), markdown or json")
 	fl.StringVar(&f.tykVersion, "tyk-version", "",
 		"the target's Tyk release (e.g. 5.8.1), checked before any write instead of what the Gateway's /hello says "+
 			"(the Dashboard's API does not say it)")
@@ -90,6 +99,17 @@ func runSync(ctx context.Context, cmd *cobra.Command, f syncFlags) error {
 		if errs := validation.IsDNS1123Label(ns); len(errs) > 0 {
 			return usage("sync: --namespace %q: %s", ns, strings.Join(errs, "; "))
 		}
+	}
+	if f.check && f.dryRun {
+		return usage("sync: --check and --dry-run cannot be combined (--check changes nothing by itself)")
+	}
+	if f.output != "" && !f.check {
+		return usage("sync: -o is for --check's report (got -o %q without --check)", f.output)
+	}
+	switch f.output {
+	case "", "text", "markdown", "json":
+	default:
+		return usage("sync: -o must be text, markdown or json (got %q)", f.output)
 	}
 	scope := plan.Scope{Namespaces: f.namespaces}
 
@@ -160,6 +180,9 @@ func runSync(ctx context.Context, cmd *cobra.Command, f syncFlags) error {
 		}
 	}
 
+	if f.check {
+		return runCheck(ctx, cmd, f, set, tgt, scope)
+	}
 	rep, err := tyksync.Run(ctx, tyksync.Options{
 		Set: set, Target: tgt, Scope: scope, DryRun: f.dryRun, Org: settings.Org, TykVersion: f.tykVersion, Settle: f.wait,
 		Out: cmd.OutOrStdout(), Err: stderr,
@@ -169,6 +192,37 @@ func runSync(ctx context.Context, cmd *cobra.Command, f syncFlags) error {
 	}
 	if rep.Failed > 0 || (!f.dryRun && len(set.Problems) > 0) {
 		return &reportedError{errors.New("sync: some actions failed")}
+	}
+	return nil
+}
+
+// runCheck is sync --check: the drift report in the format -o names; exit status 1 on drift, or when a rendered
+// ConfigMap could not be read (the rendered set may then be incomplete, so "in sync" cannot be said).
+func runCheck(ctx context.Context, cmd *cobra.Command, f syncFlags, set *source.Set, tgt target.Target, scope plan.Scope) error {
+	stderr := cmd.ErrOrStderr()
+	for _, p := range set.Problems {
+		fmt.Fprintln(stderr, "gateway2tyk sync --check: cannot read", p)
+	}
+	drift, err := tyksync.Check(ctx, set, tgt, scope)
+	if err != nil {
+		return failed(stderr, "sync --check: %v", err)
+	}
+	switch f.output {
+	case "markdown":
+		err = drift.WriteMarkdown(cmd.OutOrStdout())
+	case "json":
+		err = drift.WriteJSON(cmd.OutOrStdout())
+	default:
+		err = drift.WriteText(cmd.OutOrStdout())
+	}
+	if err != nil {
+		return failed(stderr, "sync --check: writing the report: %v", err)
+	}
+	switch {
+	case drift.Drifted():
+		return &reportedError{errors.New("sync --check: the target differs from the render")}
+	case len(set.Problems) > 0:
+		return &reportedError{fmt.Errorf("sync --check: %d rendered ConfigMap(s) cannot be read", len(set.Problems))}
 	}
 	return nil
 }

@@ -28,8 +28,10 @@ type Gateway struct {
 	URL string
 	// Secret is the Gateway API secret (x-tyk-authorization).
 	Secret string
-	// Version is what the Gateway's /hello says.
+	// Version is the Gateway's release: TYK_GATEWAY_VERSION when set, else what its /hello says.
 	Version string
+	// Hello is the version the Gateway's /hello says (a build from source understates its release).
+	Hello string
 
 	upstreams *upstreamProxy
 	client    *http.Client
@@ -246,7 +248,7 @@ func (g *Gateway) waitHello(exited <-chan struct{}) error {
 		// Gateway.
 		if err := g.call(http.MethodGet, "/hello", nil, &hello); err == nil && hello.Status == "pass" &&
 			hello.Details["redis"].Status == "pass" {
-			g.Version = hello.Version
+			g.Version, g.Hello = hello.Version, hello.Version
 			if v := os.Getenv("TYK_GATEWAY_VERSION"); v != "" {
 				g.Version = v
 			}

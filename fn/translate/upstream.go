@@ -2,11 +2,11 @@ package translate
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/gateway2tyk/gateway2tyk/fn/attachment"
 	"github.com/gateway2tyk/gateway2tyk/fn/tykoas"
+	"github.com/gateway2tyk/gateway2tyk/fn/tykroute"
 )
 
 // UnresolvedURL is the upstream of a backend that does not resolve: the name never resolves, so Tyk answers
@@ -108,13 +108,7 @@ func (u *upstreamSpec) targets(suffix string) []tykoas.LoadBalancingTarget {
 			out = append(out, tykoas.LoadBalancingTarget{URL: fmt.Sprintf("http://%s%s", hostPort(ep.Address, ep.Port), suffix), Weight: share})
 		}
 	}
-	// Target order carries no meaning in Tyk; sorted, it does not depend on the order of backendRefs.
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].URL != out[j].URL {
-			return out[i].URL < out[j].URL
-		}
-		return out[i].Weight < out[j].Weight
-	})
+	out = tykroute.MergeTargets(out)
 	g := 0
 	for _, t := range out {
 		g = gcd(g, t.Weight)

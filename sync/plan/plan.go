@@ -232,17 +232,26 @@ func CertificateIDs(doc []byte) []string {
 
 // Equal reports whether a document to send and one the target returned are the same after normalising both.
 func Equal(desired, actual []byte) bool {
-	d, err := decodeObject(desired)
+	d, a, err := Normalised(desired, actual)
+	return err == nil && bytes.Equal(d, a)
+}
+
+// Normalised returns both documents in the canonical form Equal compares (the desired one's normalisation
+// decides what of the actual one is left out), for a report of what differs.
+func Normalised(desired, actual []byte) (d, a []byte, err error) {
+	dobj, err := decodeObject(desired)
 	if err != nil {
-		return false
+		return nil, nil, err
 	}
-	a, err := decodeObject(actual)
+	aobj, err := decodeObject(actual)
 	if err != nil {
-		return false
+		return nil, nil, err
 	}
-	db, err1 := encode(normalise(d, d))
-	ab, err2 := encode(normalise(a, d))
-	return err1 == nil && err2 == nil && bytes.Equal(db, ab)
+	if d, err = encode(normalise(dobj, dobj)); err != nil {
+		return nil, nil, err
+	}
+	a, err = encode(normalise(aobj, dobj))
+	return d, a, err
 }
 
 // normalise returns the canonical form of a document as the comparison with the desired one sees it (see the
@@ -276,6 +285,7 @@ func normalise(obj, desired map[string]any) map[string]any {
 			out["servers"] = kept
 		}
 	}
+	asTykLists(out, desired)
 	// The open-source Gateway adds an empty components object to every API it stores.
 	if c, ok := out["components"].(map[string]any); ok && len(c) == 0 {
 		if _, asked := desired["components"]; !asked {
@@ -328,4 +338,88 @@ func encode(v any) ([]byte, error) {
 		return nil, err
 	}
 	return bytes.TrimRight(b.Bytes(), "\n"), nil
+}
+
+// asTykLists leaves out of both sides what a Tyk Gateway lists differently from what it was sent in ways the
+// render cannot write (seen on the 5.4 line and v5.14.0; tykroute.Normalisations), so that an API is unchanged
+// when Tyk keeps it as sent:
+//   - server.authentication.securitySchemes.authToken.header is not listed (the header stays in the
+//     document's components.securitySchemes, which is compared);
+//   - middleware.global.trafficLogs.tagHeaders are listed in lower case (header names are case-insensitive);
+//   - an operation under a path with a regular-expression parameter that ignores authentication is listed a
+//     second time, under another path (/{rest}, or /{customRegex1} on the 5.4 line) with operations named
+//     "{rest:.*}GET" and so on: a path the desired document does not have, whose every operation's
+//     operationId ends in an upper-case HTTP method and has no middleware in the desired document, is left out
+//     with its middleware.
+func asTykLists(doc, desired map[string]any) {
+	tyk, _ := doc["x-tyk-api-gateway"].(map[string]any)
+	if auth, ok := dig(tyk, "server", "authentication", "securitySchemes", "authToken").(map[string]any); ok {
+		delete(auth, "header")
+	}
+	if logs, ok := dig(tyk, "middleware", "global", "trafficLogs").(map[string]any); ok {
+		if tags, ok := logs["tagHeaders"].([]any); ok {
+			lower := make([]any, len(tags))
+			for i, t := range tags {
+				if s, ok := t.(string); ok {
+					lower[i] = strings.ToLower(s)
+				} else {
+					lower[i] = t
+				}
+			}
+			logs["tagHeaders"] = lower
+		}
+	}
+	paths, _ := doc["paths"].(map[string]any)
+	wantPaths, _ := desired["paths"].(map[string]any)
+	ops, _ := dig(tyk, "middleware", "operations").(map[string]any)
+	wantOps, _ := dig(desired["x-tyk-api-gateway"], "middleware", "operations").(map[string]any)
+	for key, item := range paths {
+		if _, asked := wantPaths[key]; asked {
+			continue
+		}
+		ids, ok := listedCopy(item, wantOps)
+		if !ok {
+			continue
+		}
+		delete(paths, key)
+		for _, id := range ids {
+			delete(ops, id)
+		}
+	}
+}
+
+// listedCopy returns the operationIds of a path item when it is such a copy (see asTykLists).
+func listedCopy(item any, wantOps map[string]any) ([]string, bool) {
+	m, ok := item.(map[string]any)
+	if !ok {
+		return nil, false
+	}
+	var ids []string
+	for k, v := range m {
+		if k == "parameters" {
+			continue
+		}
+		op, ok := v.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		id, _ := op["operationId"].(string)
+		if _, asked := wantOps[id]; asked || !strings.HasSuffix(id, strings.ToUpper(k)) || len(id) == len(k) {
+			return nil, false
+		}
+		ids = append(ids, id)
+	}
+	return ids, len(ids) > 0
+}
+
+// dig returns the value at a path of object keys, or nil.
+func dig(v any, keys ...string) any {
+	for _, k := range keys {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil
+		}
+		v = m[k]
+	}
+	return v
 }
