@@ -38,6 +38,8 @@ type Options struct {
 	// Settle bounds the wait, after a Gateway reload, until the Gateway serves what it was given (default
 	// DefaultSettle).
 	Settle time.Duration
+	// AllowDeleteAll lets a plan delete every API the sync manages on the target (ErrDeletesAll otherwise).
+	AllowDeleteAll bool
 	// Out receives the table and the summary; Err the problems.
 	Out, Err io.Writer
 }
@@ -74,6 +76,10 @@ type Report struct {
 	Failed int    // failed actions (APIs, certificates and the reload)
 }
 
+// ErrDeletesAll is returned (wrapped), before any change, for a plan that would delete every API the sync manages
+// on the target and create or keep none: what an empty or wrong input asks for, far more often than what is meant.
+var ErrDeletesAll = errors.New("the plan deletes every API gateway2tyk manages on the target")
+
 // ErrListing is returned (wrapped) when the target's APIs could not be listed completely.
 var ErrListing = errors.New("listing the target's APIs failed")
 
@@ -106,6 +112,10 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	if deletes, kept := deleteCount(p); deletes > 0 && kept == 0 && !o.AllowDeleteAll {
+		return nil, fmt.Errorf("%w (%d APIs on %s): nothing was changed; give --allow-empty if that is meant",
+			ErrDeletesAll, deletes, o.Target.Describe())
+	}
 	rep := &Report{Plan: p}
 	certs := source.Certificates(o.Set)
 	rep.Rows = make([]Row, len(p.Items))
@@ -127,6 +137,18 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	printOutcome(o.Out, rep)
 	printFailures(o.Err, rep)
 	return rep, nil
+}
+
+// deleteCount is how many of the plan's APIs are deleted, and how many it creates, updates or keeps.
+func deleteCount(p *plan.Plan) (deletes, kept int) {
+	for _, it := range p.Items {
+		if it.Action == plan.Delete {
+			deletes++
+		} else {
+			kept++
+		}
+	}
+	return deletes, kept
 }
 
 func apply(ctx context.Context, o Options, rep *Report, certs []source.Certificate) {

@@ -70,6 +70,9 @@ func dryRun(o *tyksync.Options, _ *target.Options) { o.DryRun = true }
 func scope(ns ...string) runOpt {
 	return func(o *tyksync.Options, _ *target.Options) { o.Scope.Namespaces = ns }
 }
+func allowDeleteAll() runOpt {
+	return func(o *tyksync.Options, _ *target.Options) { o.AllowDeleteAll = true }
+}
 func retry(r target.Retry) runOpt { return func(_ *tyksync.Options, t *target.Options) { t.Retry = r } }
 func concurrency(n int) runOpt {
 	return func(o *tyksync.Options, _ *target.Options) { o.Concurrency = n }
@@ -114,6 +117,18 @@ func syncRun(t *testing.T, f *targettest.Fake, in string, opts ...runOpt) run {
 	o.Set, o.Target, o.Out, o.Err = set, tgt, &out, &log
 	rep, err := tyksync.Run(context.Background(), o)
 	return run{rep: rep, err: err, out: out.String(), log: log.String(), backoff: rec}
+}
+
+// actionsOf returns "action id" for the rows of one action, sorted.
+func actionsOf(rep *tyksync.Report, a plan.Action) []string {
+	var out []string
+	for _, r := range rep.Rows {
+		if r.Action == a {
+			out = append(out, string(r.Action)+" "+r.ID)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // actions returns "action id" for every row, sorted.
@@ -225,12 +240,27 @@ func TestForeignAPIsSurvive(t *testing.T) {
 			r := syncRun(t, f, stream(apis))
 			require.NoError(t, r.err)
 			assert.Zero(t, r.rep.Failed)
-			r = syncRun(t, f, stream(nil))
+			r = syncRun(t, f, stream(nil), allowDeleteAll())
 			require.NoError(t, r.err)
 			assert.Equal(t, want(plan.Delete, apis...), actions(r.rep))
 			assert.Equal(t, foreign, keys(f.APIs()))
 		})
 	}
+}
+
+// TestPlanDeletingEverythingIsRefused: a plan that would delete every API the sync manages, and keep or create
+// none, changes nothing without AllowDeleteAll; one that also keeps an API goes ahead.
+func TestPlanDeletingEverythingIsRefused(t *testing.T) {
+	f := targettest.NewDashboard(t)
+	apis := shop()
+	require.NoError(t, syncRun(t, f, stream(apis)).err)
+	before := keys(f.APIs())
+	r := syncRun(t, f, stream(nil))
+	require.ErrorIs(t, r.err, tyksync.ErrDeletesAll)
+	assert.Equal(t, before, keys(f.APIs()), "nothing was deleted")
+	r = syncRun(t, f, stream(apis[:1]))
+	require.NoError(t, r.err)
+	assert.Equal(t, want(plan.Delete, apis[1:]...), actionsOf(r.rep, plan.Delete))
 }
 
 func TestScopeLimitsDeletes(t *testing.T) {
@@ -239,7 +269,7 @@ func TestScopeLimitsDeletes(t *testing.T) {
 	r := syncRun(t, f, stream(apis))
 	require.NoError(t, r.err)
 	// A sync of namespace shop with nothing rendered deletes shop's APIs only; blog's stay.
-	r = syncRun(t, f, stream(nil), scope("shop"))
+	r = syncRun(t, f, stream(nil), scope("shop"), allowDeleteAll())
 	require.NoError(t, r.err)
 	assert.Equal(t, want(plan.Delete, apis[0], apis[1], apis[2]), actions(r.rep))
 	assert.Equal(t, idsOf(apis[3:]), keys(f.APIs()))
@@ -684,7 +714,7 @@ func TestDashboardClassicAPIs(t *testing.T) {
 	assert.Equal(t, 1, r.rep.Failed)
 	assert.Contains(t, r.out, "exists on the target without the x-gateway2tyk marker")
 	assert.Equal(t, idsOf(apis[1:]), keys(f.APIs()))
-	r = syncRun(t, f, stream(nil))
+	r = syncRun(t, f, stream(nil), allowDeleteAll())
 	require.NoError(t, r.err)
 	assert.Equal(t, want(plan.Delete, apis[1:]...), actions(r.rep))
 	assert.Equal(t, []string{"classic-orders", apis[0].ID()}, f.Classic())

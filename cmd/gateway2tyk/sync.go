@@ -31,7 +31,7 @@ var (
 type syncFlags struct {
 	from, kubeconfig, context string
 	namespaces                []string
-	dryRun, check             bool
+	dryRun, check, allowEmpty bool
 	output                    string
 	target                    tyksync.Flags
 	tykVersion                string
@@ -74,6 +74,8 @@ func newSyncCommand() *cobra.Command {
 		"sync only the APIs of routes in these namespaces (repeatable); deletes are limited to them too")
 	fl.StringVar(&f.kubeconfig, "kubeconfig", "", "the kubeconfig file (default: in-cluster config, KUBECONFIG or ~/.kube/config)")
 	fl.BoolVar(&f.dryRun, "dry-run", false, "print the plan and change nothing")
+	fl.BoolVar(&f.allowEmpty, "allow-empty", false, "sync even an input that holds no rendered API, or a plan that "+
+		"deletes every API gateway2tyk manages on the target (without it, both are refused, exit status 2)")
 	fl.BoolVar(&f.check, "check", false,
 		"report the drift between what the target serves and the rendered APIs, changing nothing (exit 1 on drift)")
 	fl.StringVarP(&f.output, "output", "o", "", "with --check: text (the default), markdown or json")
@@ -183,10 +185,24 @@ func runSync(ctx context.Context, cmd *cobra.Command, f syncFlags) error {
 	if f.check {
 		return runCheck(ctx, cmd, f, set, tgt, scope)
 	}
+	// A failed render prints nothing, and a pipeline without pipefail hands sync the empty stream: pruning to it
+	// would delete every API. Nothing has been asked of Tyk yet.
+	if len(set.APIs) == 0 && len(set.Problems) == 0 && !f.allowEmpty {
+		from := "the cluster's rendered ConfigMaps"
+		if f.from != "" {
+			from = "--from " + f.from
+		}
+		return usage("sync: %s holds no rendered API (an empty stream, a failed render, or objects that are not "+
+			"gateway2tyk's output): nothing was changed; --allow-empty syncs it, deleting every API gateway2tyk "+
+			"manages on the target", from)
+	}
 	rep, err := tyksync.Run(ctx, tyksync.Options{
 		Set: set, Target: tgt, Scope: scope, DryRun: f.dryRun, Org: settings.Org, TykVersion: f.tykVersion, Settle: f.wait,
-		Out: cmd.OutOrStdout(), Err: stderr,
+		AllowDeleteAll: f.allowEmpty, Out: cmd.OutOrStdout(), Err: stderr,
 	})
+	if errors.Is(err, tyksync.ErrDeletesAll) {
+		return usage("sync: %v", err)
+	}
 	if err != nil {
 		return failed(stderr, "sync: %v", err)
 	}

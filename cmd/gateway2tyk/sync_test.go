@@ -147,6 +147,52 @@ func TestSyncExitStatus(t *testing.T) {
 	assert.Contains(t, stderr, "nothing was changed")
 }
 
+// TestSyncRefusesInputWithoutAPIs: an empty stream (a failed render piped in without pipefail), a file of source
+// objects, or an empty file is refused with exit status 2 and one line, before any call to Tyk; --allow-empty
+// syncs it. A plan that would delete every API is refused the same way.
+func TestSyncRefusesInputWithoutAPIs(t *testing.T) {
+	f := targettest.NewDashboard(t)
+	fast(t, nil, nil)
+	flags := []string{"--mode", "pro", "--url", f.Server.URL, "--auth", f.Auth}
+	rendered := filepath.Join(t.TempDir(), "rendered.yaml")
+	require.NoError(t, os.WriteFile(rendered, []byte(targettest.Streams(apis())), 0o600))
+	code, _, stderr := cli(t, "", append([]string{"sync", "--from", rendered}, flags...)...)
+	require.Equal(t, 0, code, stderr)
+	synced := len(f.APIs())
+	require.NotZero(t, synced)
+
+	source := filepath.Join(t.TempDir(), "routes.yaml")
+	require.NoError(t, os.WriteFile(source, []byte("apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\n"+
+		"metadata: {name: orders, namespace: shop}\nspec: {parentRefs: [{name: edge}]}\n"), 0o600))
+	empty := filepath.Join(t.TempDir(), "empty.yaml")
+	require.NoError(t, os.WriteFile(empty, nil, 0o600))
+	for name, args := range map[string][]string{
+		"an empty stdin":             {"sync", "--from", "-"},
+		"an empty file":              {"sync", "--from", empty},
+		"the source, not the render": {"sync", "--from", source},
+	} {
+		t.Run(name, func(t *testing.T) {
+			calls := len(f.Calls())
+			code, out, stderr := cli(t, "", append(args, flags...)...)
+			assert.Equal(t, 2, code)
+			assert.Empty(t, out)
+			assert.Equal(t, 1, strings.Count(strings.TrimSpace(stderr), "\n")+1, "one line: %s", stderr)
+			assert.Contains(t, stderr, "holds no rendered API")
+			assert.Contains(t, stderr, "--allow-empty")
+			assert.Equal(t, calls, len(f.Calls()), "no call to Tyk")
+			assert.Len(t, f.APIs(), synced, "nothing deleted")
+		})
+	}
+
+	// One API kept: the plan deletes the others and goes ahead; all gone: refused unless --allow-empty.
+	require.NoError(t, os.WriteFile(rendered, []byte(targettest.Streams(apis()[:1])), 0o600))
+	code, _, stderr = cli(t, "", append([]string{"sync", "--from", rendered}, flags...)...)
+	require.Equal(t, 0, code, stderr)
+	code, _, stderr = cli(t, "", append([]string{"sync", "--from", empty, "--allow-empty"}, flags...)...)
+	assert.Equal(t, 0, code, stderr)
+	assert.Empty(t, f.APIs(), "--allow-empty deletes every API gateway2tyk manages")
+}
+
 // TestSyncInCluster reads the rendered ConfigMaps and the OperatorContext (with its Secret) from a fake cluster.
 func TestSyncInCluster(t *testing.T) {
 	f := targettest.NewDashboard(t)
