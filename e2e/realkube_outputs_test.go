@@ -14,6 +14,7 @@ import (
 	"k8s.io/client-go/discovery/cached/memory"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/restmapper"
+	"sigs.k8s.io/kustomize/kyaml/kio/filters"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/gateway2tyk/gateway2tyk/e2e/realkube"
@@ -48,7 +49,7 @@ func TestRealKubeOutputs(t *testing.T) {
 				continue
 			}
 			for _, item := range out.Items {
-				obj, ok := unstructuredOf(t, item)
+				obj, ok := unstructuredOf(item)
 				if !ok {
 					continue
 				}
@@ -103,23 +104,15 @@ func inputItems(s story) []*yaml.RNode {
 	return out
 }
 
-func unstructuredOf(t *testing.T, item *yaml.RNode) (*unstructured.Unstructured, bool) {
-	t.Helper()
-	data, err := read.ToJSON(item)
-	if err != nil {
+// unstructuredOf is an item as the object applied to the cluster; local-config items (kustomize's and kpt's facts
+// of the cluster) are never sent to one.
+func unstructuredOf(item *yaml.RNode) (*unstructured.Unstructured, bool) {
+	obj, ok := toUnstructured(item)
+	if !ok {
 		return nil, false
 	}
-	var m map[string]any
-	if err := json.Unmarshal(data, &m); err != nil || m["kind"] == nil {
+	if _, local := obj.GetAnnotations()[filters.LocalConfigAnnotation]; local {
 		return nil, false
-	}
-	obj := &unstructured.Unstructured{Object: m}
-	// kustomize's and kpt's bookkeeping annotations are never sent to a cluster.
-	anns := obj.GetAnnotations()
-	for k := range anns {
-		if k == "config.kubernetes.io/local-config" {
-			return nil, false
-		}
 	}
 	return obj, true
 }

@@ -17,6 +17,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/kustomize/kyaml/kio/filters"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/gateway2tyk/gateway2tyk/e2e/modcache"
@@ -257,7 +258,7 @@ func TestRealKubeParity(t *testing.T) {
 // that the API server judges the rest of it.
 // It returns the keys it added.
 func standInKey(obj *unstructured.Unstructured) (added []string) {
-	if obj.GetKind() != "Secret" || obj.GetAnnotations()["config.kubernetes.io/local-config"] != "true" {
+	if obj.GetKind() != "Secret" || obj.GetAnnotations()[filters.LocalConfigAnnotation] != "true" {
 		return nil
 	}
 	if t, _, _ := unstructured.NestedString(obj.Object, "type"); t != "kubernetes.io/tls" {
@@ -274,6 +275,19 @@ func standInKey(obj *unstructured.Unstructured) (added []string) {
 	return added
 }
 
+// toUnstructured is an item as the object a client sends (kyaml's JSON of it), or false when it is none.
+func toUnstructured(node *yaml.RNode) (*unstructured.Unstructured, bool) {
+	data, err := read.ToJSON(node)
+	if err != nil {
+		return nil, false
+	}
+	var m map[string]any
+	if err := json.Unmarshal(data, &m); err != nil || m["kind"] == nil {
+		return nil, false
+	}
+	return &unstructured.Unstructured{Object: m}, true
+}
+
 // judgeable is node as an object for the API server, when it is of a kind the render reads and not the render's
 // own output.
 func judgeable(t *testing.T, node *yaml.RNode) (*unstructured.Unstructured, bool) {
@@ -282,15 +296,10 @@ func judgeable(t *testing.T, node *yaml.RNode) (*unstructured.Unstructured, bool
 	if meta, err := node.GetMeta(); err == nil && meta.Labels[read.ManagedByLabel] == read.ManagedByValue {
 		return nil, false
 	}
-	data, err := read.ToJSON(node)
-	if err != nil {
+	obj, ok := toUnstructured(node)
+	if !ok {
 		return nil, false
 	}
-	var m map[string]any
-	if err := json.Unmarshal(data, &m); err != nil {
-		return nil, false
-	}
-	obj := &unstructured.Unstructured{Object: m}
 	gk := obj.GroupVersionKind().GroupKind()
 	if _, ok := resources[gk]; !ok || (gk.Group == tykapi.Group && !tykInstalled) {
 		return nil, false

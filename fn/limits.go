@@ -2,7 +2,6 @@ package fn
 
 import (
 	"fmt"
-	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	apivalidation "k8s.io/apimachinery/pkg/api/validation"
@@ -31,9 +30,7 @@ type sizeLimit struct {
 // checkSize measures an emitted API object: its document against the ConfigMap limit (an error: the API server
 // refuses it) and its JSON against the annotation limit of a client-side apply (a warning: a server-side apply
 // stores it).
-func checkSize(e emit.API, docSize int, node func() ([]byte, error)) *sizeLimit {
-	key := inventory.Key{Group: inventory.GatewayGroup, Kind: inventory.KindHTTPRoute}
-	key.Namespace, key.Name = splitNN(e.Route)
+func checkSize(key inventory.Key, e emit.API, docSize int, node func() ([]byte, error)) *sizeLimit {
 	if docSize > corev1.MaxSecretSize {
 		return &sizeLimit{route: key, severity: framework.Error, message: fmt.Sprintf("the Tyk OAS document of API %s "+
 			"is %d bytes: the API server refuses a ConfigMap whose data is over 1 MiB (%d bytes); split the route's "+
@@ -63,13 +60,6 @@ func annotationsSize(e emit.API) int {
 	return len(emit.AnnotationConditions) + len(e.Conditions) + len(emit.AnnotationGateway) + len(e.Gateway) +
 		len(emit.AnnotationHostname) + len(e.Hostname) + len(emit.AnnotationPath) + len(e.Path) +
 		len(emit.AnnotationRoute) + len(e.Route)
-}
-
-func splitNN(nn string) (namespace, name string) {
-	if ns, n, ok := strings.Cut(nn, "/"); ok {
-		return ns, n
-	}
-	return "", nn
 }
 
 // sizeResults are the limits reached, as results on the routes.

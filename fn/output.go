@@ -52,7 +52,8 @@ func emitAPIs(tr *translate.Output, cfg config.Spec) ([]*yaml.RNode, []*sizeLimi
 		if err != nil {
 			return built{err: err}
 		}
-		limit := checkSize(e, len(doc), cm.MarshalJSON)
+		route := inventory.Key{Group: inventory.GatewayGroup, Kind: inventory.KindHTTPRoute, Namespace: hr.Namespace, Name: hr.Name}
+		limit := checkSize(route, e, len(doc), cm.MarshalJSON)
 		if cfg.Output != config.OutputTykOasApiDefinition {
 			return built{nodes: []*yaml.RNode{cm}, limit: limit}
 		}

@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	kjson "sigs.k8s.io/json"
+	"sigs.k8s.io/kustomize/kyaml/kio/filters"
 )
 
 // DecodeStrict decodes a built-in kind's JSON into its Go type as the API server's serializer does with strict
@@ -50,7 +51,7 @@ func strictProblem(msg string) Problem {
 // localConfig reports whether an object is a local-config one (kustomize's and kpt's annotation): a fact of the
 // cluster written for the render, never applied.
 func localConfig(m metav1.Object) bool {
-	return m.GetAnnotations()["config.kubernetes.io/local-config"] == "true"
+	return m.GetAnnotations()[filters.LocalConfigAnnotation] == "true"
 }
 
 // ValidateBuiltin validates what the API server validates of a built-in or Tyk object that the render depends on:

@@ -5,6 +5,7 @@ import (
 	"crypto/x509"
 	"encoding/pem"
 	"fmt"
+	"sigs.k8s.io/kustomize/kyaml/kio/filters"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -81,7 +82,7 @@ func certificateProblem(s *corev1.Secret) string {
 }
 
 // localConfigAnnotation marks objects that describe the cluster for the render and are not deployed.
-const localConfigAnnotation = "config.kubernetes.io/local-config"
+const localConfigAnnotation = filters.LocalConfigAnnotation
 
 // parseCertificate parses the leaf (first) certificate of a PEM bundle.
 func parseCertificate(pemBytes []byte) (*x509.Certificate, error) {
