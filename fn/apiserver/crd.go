@@ -47,7 +47,6 @@ var crdFile = map[string]string{
 
 // validator is what the API server's custom resource storage holds for one served version of a CRD.
 type validator struct {
-	gvk        schema.GroupVersionKind
 	namespaced bool
 	structural *structuralschema.Structural
 	strategy   interface {
@@ -164,7 +163,6 @@ func newValidator(crd *apiextensionsv1.CustomResourceDefinition, version string)
 		gvk := schema.GroupVersionKind{Group: crd.Spec.Group, Version: v.Name, Kind: crd.Spec.Names.Kind}
 		namespaced := crd.Spec.Scope == apiextensionsv1.NamespaceScoped
 		return &validator{
-			gvk:        gvk,
 			namespaced: namespaced,
 			structural: s,
 			strategy: customresource.NewStrategy(nil, namespaced, gvk, schemaValidator, statusValidator, s, status, nil,
