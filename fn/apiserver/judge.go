@@ -7,7 +7,6 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	structuraldefaulting "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -35,10 +34,6 @@ type Verdict struct {
 // reads objects as written in a repository, where the namespace is often left to kustomize, kpt or the kubectl
 // context; the API server takes it from the request, so a missing namespace is not a reason to refuse.
 const placeholderNamespace = "default"
-
-// maxValueInMessage bounds how much of a refused value a message repeats: the API server echoes it whole, and a
-// value can be 100 kB.
-const maxValueInMessage = 200
 
 // AdmitCustomResource judges a Gateway API object of the given kind and version (decoded from JSON as the API
 // server decodes it: numbers as int64 or float64) against the CRDs of the channel. obj becomes the object as it
@@ -112,7 +107,8 @@ func unknownProblems(paths []string) []Problem {
 	return out
 }
 
-// fieldProblems turns the API server's field errors into problems, the refused value shortened.
+// fieldProblems turns the API server's field errors into problems, in the API server's words (which repeat the
+// refused value: the render's results cut long values where they are made, fn's shorten).
 func fieldProblems(errs field.ErrorList) []Problem {
 	out := make([]Problem, 0, len(errs))
 	for _, e := range errs {
@@ -122,11 +118,6 @@ func fieldProblems(errs field.ErrorList) []Problem {
 		if e.Field == "<nil>" && len(errs) > 1 && strings.Contains(e.Detail, "some validation rules were not checked") {
 			continue
 		}
-		if s, ok := e.BadValue.(string); ok && len(s) > maxValueInMessage {
-			short := *e
-			short.BadValue = truncate(s)
-			e = &short
-		}
 		path := e.Field
 		if path == "<nil>" { // the object as a whole (field.Path's String of a nil path)
 			path = ""
@@ -134,14 +125,6 @@ func fieldProblems(errs field.ErrorList) []Problem {
 		out = append(out, Problem{Field: path, Message: e.ErrorBody()})
 	}
 	return out
-}
-
-func truncate(s string) string {
-	cut := maxValueInMessage
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + fmt.Sprintf("... (%d bytes in all)", len(s))
 }
 
 // Default applies to a Gateway API object in its Go type the defaults of the channel's CRD, as the API server
