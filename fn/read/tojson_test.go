@@ -2,6 +2,8 @@ package read
 
 import (
 	"bytes"
+	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"testing"
@@ -11,6 +13,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/gateway2tyk/gateway2tyk/bench/resourcelist"
+	"github.com/gateway2tyk/gateway2tyk/fn/internal/yamlrand"
 )
 
 // sameJSON requires ToJSON to give what MarshalJSON gives, bytes or error.
@@ -149,4 +152,62 @@ func BenchmarkToJSON(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestToJSONIsMarshalJSONWithComments writes random trees with comments on random nodes (head, line and foot
+// comments; block and flow collections; keys, values and sequence items), parses the text as the render's
+// reader does, and requires ToJSON to give MarshalJSON's bytes: the fast path takes every item whose comments
+// are in block style, and the evidence that yaml.v3 writes those where they read back is here.
+func TestToJSONIsMarshalJSONWithComments(t *testing.T) {
+	gen := &yamlrand.Gen{R: rand.New(rand.NewPCG(7, 11)), Scalars: commentScalars, Keys: []string{"a", "name", "spec"},
+		KeyFromScalars: 8, Styles: []yaml.Style{yaml.DoubleQuotedStyle, yaml.LiteralStyle}, Tags: []string{"!!str"},
+		ValueOdds: 6, KeyOdds: 30, Comments: 6, Flow: 4}
+	fast := 0
+	for i := range 3000 {
+		item := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{
+			scalar("apiVersion"), scalar("v1"), scalar("kind"), scalar("ConfigMap"),
+			scalar("metadata"), {Kind: yaml.MappingNode, Content: []*yaml.Node{scalar("name"), scalar(fmt.Sprint("c", i))}},
+			scalar("data"), gen.Mapping(0),
+		}}
+		var text bytes.Buffer
+		enc := yaml.NewEncoder(&text)
+		enc.SetIndent(2)
+		require.NoError(t, enc.Encode(&yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{
+			{Kind: yaml.MappingNode, Content: []*yaml.Node{scalar("apiVersion"), scalar("config.kubernetes.io/v1"),
+				scalar("kind"), scalar("ResourceList"), scalar("items"),
+				{Kind: yaml.SequenceNode, Content: []*yaml.Node{item}}}}}}))
+		nodes, err := (&kio.ByteReadWriter{Reader: bytes.NewReader(text.Bytes()), KeepReaderAnnotations: true}).Read()
+		if err != nil {
+			continue // yaml.v3 wrote a comment it cannot read back: not an input the render can meet
+		}
+		for _, n := range nodes {
+			if plainTree(n.YNode(), true, false) {
+				fast++
+			}
+		}
+		sameJSON(t, text.String(), nodes)
+	}
+	require.Greater(t, fast, 1000, "the fast path must be the one compared")
+}
+
+func scalar(v string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Value: v} }
+
+var commentScalars = []string{"word", "two words", "42", "-1.5", "true", "null", "", "0x1F", "a: b", "# not a comment",
+	"- dash", "line one\nline two\n", "trailing space ", "'quoted'", "{flow}", "[seq]", "*star", "&amp", "%pct", "@at"}
+
+// TestToJSONIsMarshalJSONOnFlowFleet compares the two on a fleet written as people write YAML (flow collections,
+// comments above keys), the bench's FLEET=flow.
+func TestToJSONIsMarshalJSONOnFlowFleet(t *testing.T) {
+	var b, flow bytes.Buffer
+	resourcelist.GenerateShape(&b, 300, 5, resourcelist.Shape{Heavy: true})
+	require.NoError(t, resourcelist.Flow(&flow, &b))
+	nodes := readList(t, flow.Bytes())
+	fast := 0
+	for _, n := range nodes {
+		if plainTree(n.YNode(), true, false) {
+			fast++
+		}
+	}
+	require.Equal(t, len(nodes), fast, "every item of the fleet takes the fast path")
+	sameJSON(t, "flow fleet", nodes)
 }

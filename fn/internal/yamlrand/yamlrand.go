@@ -25,6 +25,27 @@ type Gen struct {
 	Odd bool
 	// Scalar, when set, may change a scalar once made (for example to tag it as the parser would).
 	Scalar func(r *rand.Rand, n *yaml.Node)
+	// Comments, when set, puts a head, line or foot comment on a node (key, value or item) one time in Comments;
+	// Flow, when set, makes a collection flow-style one time in Flow.
+	Comments, Flow int
+}
+
+// decorate gives a node the comment and style drawn for it.
+func (g *Gen) decorate(n *yaml.Node) *yaml.Node {
+	if g.Flow > 0 && n.Kind != yaml.ScalarNode && g.R.IntN(g.Flow) == 0 {
+		n.Style = yaml.FlowStyle
+	}
+	if g.Comments > 0 && g.R.IntN(g.Comments) == 0 {
+		switch g.R.IntN(3) {
+		case 0:
+			n.HeadComment = "# head"
+		case 1:
+			n.LineComment = "# line"
+		default:
+			n.FootComment = "# foot"
+		}
+	}
+	return n
 }
 
 // Mapping makes a mapping of the given depth (deeper ones hold only scalars).
@@ -39,7 +60,7 @@ func (g *Gen) Mapping(depth int) *yaml.Node {
 	if g.Odd && g.R.IntN(30) == 0 {
 		n.Tag = "!!map"
 	}
-	return n
+	return g.decorate(n)
 }
 
 func (g *Gen) node(depth int) *yaml.Node {
@@ -56,7 +77,7 @@ func (g *Gen) node(depth int) *yaml.Node {
 		if g.Odd && g.R.IntN(40) == 0 {
 			n.Style = yaml.FlowStyle
 		}
-		return n
+		return g.decorate(n)
 	}
 }
 
@@ -90,5 +111,5 @@ func (g *Gen) scalar(key bool) *yaml.Node {
 	if g.Scalar != nil {
 		g.Scalar(r, n)
 	}
-	return n
+	return g.decorate(n)
 }
