@@ -27,7 +27,19 @@ import (
 	"github.com/gateway2tyk/gateway2tyk/fn/tykapi"
 )
 
-func TestMain(m *testing.M) { os.Exit(realkube.Main(m)) }
+// TestMain gives the binaries the tests run a memory of verdicts of their own (see apiserver.Memory), not the
+// user's, and runs the shared API server, if a test started it, until the end.
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "gateway2tyk-e2e-verdicts-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Setenv("GATEWAY2TYK_CACHE", dir)
+	code := realkube.Main(m)
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
 
 // resources maps the kinds the render reads to their API resources.
 var resources = map[schema.GroupKind]string{

@@ -35,6 +35,8 @@ func run(args []string) (code int) {
 			code = 2
 		}
 	}()
+	save := rememberVerdicts()
+	defer save()
 	root := newRoot()
 	root.SetArgs(args)
 	return exitStatus(root.Execute(), os.Stderr)

@@ -85,3 +85,16 @@ func TestDashOnATerminal(t *testing.T) {
 		assert.Contains(t, errb.String(), "- is stdin, which is a terminal here", "%v", args)
 	}
 }
+
+// TestMain keeps the commands the tests run from the user's memory of verdicts (see rememberVerdicts).
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "gateway2tyk-cmd-verdicts-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Setenv(cacheEnv, dir)
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}

@@ -3,6 +3,7 @@ package apiserver
 import (
 	"context"
 	"embed"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"path"
@@ -47,6 +48,10 @@ var crdFile = map[string]string{
 
 // validator is what the API server's custom resource storage holds for one served version of a CRD.
 type validator struct {
+	// channel, kind and version name the validator in the Memory's keys.
+	channel    Channel
+	kind       string
+	version    string
 	namespaced bool
 	structural *structuralschema.Structural
 	strategy   interface {
@@ -103,7 +108,7 @@ func validatorFor(channel Channel, kind, version string) (*validator, error) {
 		e.versions[version] = ve
 	}
 	e.mu.Unlock()
-	ve.once.Do(func() { ve.val, ve.err = newValidator(e.crd, version) })
+	ve.once.Do(func() { ve.val, ve.err = newValidator(channel, e.crd, version) })
 	return ve.val, ve.err
 }
 
@@ -128,7 +133,7 @@ func readCRD(channel Channel, kind string) (*apiextensionsv1.CustomResourceDefin
 // resource strategy, as apiextensions-apiserver's crdHandler does when it starts serving a CRD
 // (getOrCreateServingInfoFor): the structural schema with its defaults pruned, and NewStrategy, which compiles the
 // CEL rules. It returns nil, nil when the CRD does not serve the version.
-func newValidator(crd *apiextensionsv1.CustomResourceDefinition, version string) (*validator, error) {
+func newValidator(channel Channel, crd *apiextensionsv1.CustomResourceDefinition, version string) (*validator, error) {
 	name := crd.Name
 	for _, v := range crd.Spec.Versions {
 		if v.Name != version || !v.Served || v.Schema == nil {
@@ -163,6 +168,9 @@ func newValidator(crd *apiextensionsv1.CustomResourceDefinition, version string)
 		gvk := schema.GroupVersionKind{Group: crd.Spec.Group, Version: v.Name, Kind: crd.Spec.Names.Kind}
 		namespaced := crd.Spec.Scope == apiextensionsv1.NamespaceScoped
 		return &validator{
+			channel:    channel,
+			kind:       crd.Spec.Names.Kind,
+			version:    v.Name,
 			namespaced: namespaced,
 			structural: s,
 			strategy: customresource.NewStrategy(nil, namespaced, gvk, schemaValidator, statusValidator, s, status, nil,
@@ -175,8 +183,9 @@ func newValidator(crd *apiextensionsv1.CustomResourceDefinition, version string)
 // admit runs, on a decoded object, what the API server runs on a create of it: the schema coercion of its
 // decoder (unknown metadata fields, pruning of unknown fields with their paths, the removal of nulls the schema
 // does not allow), its defaulter, then the strategy's PrepareForCreate and Validate. obj is changed in place
-// into what the API server would store. The unknown fields are those strict field validation refuses.
-func (v *validator) admit(obj map[string]any) (unknown []string, errs field.ErrorList, err error) {
+// into what the API server would store. The unknown fields are those strict field validation refuses. Validate's
+// verdict comes from the Memory in use when it knows the object (see Memory).
+func (v *validator) admit(obj map[string]any) (unknown []string, problems []Problem, err error) {
 	objectMeta, foundMeta, metaUnknown, err := schemaobjectmeta.GetObjectMetaWithOptions(obj,
 		schemaobjectmeta.ObjectMetaOptions{ReturnUnknownFieldPaths: true})
 	if err != nil {
@@ -190,7 +199,7 @@ func (v *validator) admit(obj map[string]any) (unknown []string, errs field.Erro
 	fieldErr, paths := schemaobjectmeta.CoerceWithOptions(nil, obj, v.structural, false,
 		schemaobjectmeta.CoerceOptions{ReturnUnknownFieldPaths: true})
 	if fieldErr != nil {
-		return unknown, field.ErrorList{fieldErr}, nil
+		return unknown, fieldProblems(field.ErrorList{fieldErr}), nil
 	}
 	unknown = append(unknown, paths...)
 	obj["kind"], obj["apiVersion"] = kind, apiVersion
@@ -203,5 +212,14 @@ func (v *validator) admit(obj map[string]any) (unknown []string, errs field.Erro
 	u := &unstructured.Unstructured{Object: obj}
 	ctx := context.Background()
 	v.strategy.PrepareForCreate(ctx, u)
-	return unknown, v.strategy.Validate(ctx, u), nil
+	validate := func() []Problem { return fieldProblems(v.strategy.Validate(ctx, u)) }
+	m := memory.Load()
+	if m == nil {
+		return unknown, validate(), nil
+	}
+	canonical, err := json.Marshal(obj)
+	if err != nil {
+		return unknown, validate(), nil
+	}
+	return unknown, m.remembered(keyOf(v.channel, v.kind, v.version, canonical), validate), nil
 }

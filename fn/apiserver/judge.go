@@ -57,7 +57,7 @@ func AdmitCustomResource(channel Channel, kind, version string, obj map[string]a
 			meta["namespace"] = placeholderNamespace
 		}
 	}
-	unknown, errs, err := val.admit(obj)
+	unknown, problems, err := val.admit(obj)
 	if err != nil {
 		return Verdict{}, true, err
 	}
@@ -74,7 +74,7 @@ func AdmitCustomResource(channel Channel, kind, version string, obj map[string]a
 			delete(meta, "namespace")
 		}
 	}
-	v.Problems = sorted(append(unknownProblems(unknown), fieldProblems(errs)...))
+	v.Problems = sorted(append(unknownProblems(unknown), problems...))
 	if len(v.Problems) == 0 {
 		v.Object = obj
 	}
