@@ -3,8 +3,9 @@ package e2e_test
 // The health checks of examples/argocd (argocd-cm keys resource.customizations.health.<group>_<kind>) run in
 // Argo CD's own Lua VM, as the application controller runs them: the settings manager reads them from the
 // argocd-cm that the Component builds, and gitops-engine's GetResourceHealth applies them (argocd-cmpdriver's
-// "health" request). Each object the render annotates gets the health its would-be status means; objects
-// without the annotation get what Argo CD's built-in checks give them.
+// "health" request). Each object the render annotates (in every example, every testdata story and every test of
+// the Gateway API conformance suite) gets the health its would-be status means; objects without the annotation
+// get what Argo CD's built-in checks give them.
 
 import (
 	"bytes"
@@ -16,6 +17,10 @@ import (
 	"testing"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/gateway2tyk/gateway2tyk/e2e/modcache"
+	"github.com/gateway2tyk/gateway2tyk/fn"
+	"github.com/gateway2tyk/gateway2tyk/fn/config"
 )
 
 // argoCDConfigMap builds examples/argocd over a stand-in for Argo CD's install and returns its argocd-cm.
@@ -131,7 +136,7 @@ func wouldBeHealth(t *testing.T, o *yaml.RNode) (status, reason string) {
 }
 
 // renderedObjects are the objects of every example (rendered as its README says) and of every story of the
-// render's golden tests (fn/testdata, the failing ones included).
+// render's golden tests (fn/testdata, the failing ones included); conformanceObjects are the suite's.
 func renderedObjects(t *testing.T, root string) (examples, stories []*yaml.RNode) {
 	t.Helper()
 	for _, e := range []string{"basic", "secured", "storefront"} {
@@ -172,6 +177,8 @@ func TestRealArgoCDHealth(t *testing.T) {
 	examples, stories := renderedObjects(t, root)
 	judged := map[string]int{}
 	check := func(t *testing.T, objs []*yaml.RNode, allHealthy bool) {
+		mine := map[string]int{}
+		defer func() { t.Logf("health: %v", mine) }()
 		var annotated []*yaml.RNode
 		for _, o := range objs {
 			if _, ok := o.GetAnnotations()["gateway2tyk.io/status"]; ok {
@@ -188,6 +195,7 @@ func TestRealArgoCDHealth(t *testing.T) {
 				continue
 			}
 			judged[o.GetKind()+" "+a.Health.Status]++
+			mine[o.GetKind()+" "+a.Health.Status]++
 			if a.Health.Status != want || !strings.Contains(a.Health.Message, reason) {
 				t.Errorf("%s: Argo CD says %s %q; its would-be status means %s (%s)", name, a.Health.Status, a.Health.Message, want, reason)
 			}
@@ -198,6 +206,7 @@ func TestRealArgoCDHealth(t *testing.T) {
 	}
 	t.Run("examples", func(t *testing.T) { check(t, examples, true) })
 	t.Run("stories", func(t *testing.T) { check(t, stories, false) })
+	t.Run("conformance stories", func(t *testing.T) { check(t, conformanceObjects(t), false) })
 	t.Logf("health of the rendered objects: %v", judged)
 	for _, k := range []string{"GatewayClass Healthy", "GatewayClass Degraded", "Gateway Healthy", "Gateway Degraded",
 		"HTTPRoute Healthy", "HTTPRoute Degraded", "TykOasApiDefinition Healthy", "TykOasApiDefinition Degraded"} {
@@ -234,6 +243,42 @@ func TestRealArgoCDHealth(t *testing.T) {
 		}
 		t.Logf("%d objects of Argo CD's own tests judged as the built-in checks judge them", len(objs))
 	})
+}
+
+// conformanceObjects renders every test of the Gateway API v1.6.3 conformance suite as the suite applies it (its
+// GatewayClass, base/manifests.yaml and the test's manifests, every Gateway of the suite's class) with the
+// default config, and returns the rendered objects of all of them. The Secrets the suite generates at run time
+// are not among them (package conformance makes them), so the listeners that name them are Degraded, as their
+// would-be status says.
+func conformanceObjects(t *testing.T) []*yaml.RNode {
+	t.Helper()
+	conf := modcache.Dir(t, "sigs.k8s.io/gateway-api/conformance", "v1.6.3")
+	base := readFileNodes(t, filepath.Join(conf, "base", "manifests.yaml"))
+	tests := globYAML(t, conf, "tests")
+	if len(base) == 0 || len(tests) < 100 {
+		t.Fatalf("conformance suite under %s: %d base objects, %d test files", conf, len(base), len(tests))
+	}
+	const class = "tyk-conformance"
+	var out []*yaml.RNode
+	for _, rel := range tests {
+		items := []*yaml.RNode{yaml.MustParse("apiVersion: gateway.networking.k8s.io/v1\nkind: GatewayClass\n" +
+			"metadata: {name: " + class + "}\nspec: {controllerName: " + config.Default().ControllerName + "}\n")}
+		for _, n := range append(append([]*yaml.RNode{}, base...), readFileNodes(t, filepath.Join(conf, rel))...) {
+			n = n.Copy()
+			if n.GetKind() == "Gateway" {
+				if err := n.PipeE(yaml.LookupCreate(yaml.MappingNode, "spec"), yaml.SetField("gatewayClassName", yaml.NewStringRNode(class))); err != nil {
+					t.Fatal(err)
+				}
+			}
+			items = append(items, n)
+		}
+		rendered, err := fn.Render(items, config.Default())
+		if err != nil {
+			t.Fatalf("%s: %v", rel, err)
+		}
+		out = append(out, rendered.Items...)
+	}
+	return out
 }
 
 // argoModuleDir is argo-cd v3.6.1 in the Go module cache (downloaded by the build of tools/argocd).
