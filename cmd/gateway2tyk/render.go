@@ -8,12 +8,12 @@ import (
 	"github.com/spf13/cobra"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
-	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/kio/filters"
 	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 
 	"github.com/gateway2tyk/gateway2tyk/fn"
 	"github.com/gateway2tyk/gateway2tyk/fn/config"
+	"github.com/gateway2tyk/gateway2tyk/fn/krmio"
 )
 
 func newRenderCommand() *cobra.Command {
@@ -149,11 +149,10 @@ func renderFiles(stdin io.Reader, stdout, stderr io.Writer, context string, path
 	if rl.Items, err = (&filters.IsLocalConfig{}).Filter(rl.Items); err != nil {
 		return fmt.Errorf("render: %w", err)
 	}
-	w := kio.ByteWriter{Writer: stdout, ClearAnnotations: []string{
+	if err := krmio.WriteStream(stdout, rl.Items, []string{
 		kioutil.PathAnnotation, kioutil.IndexAnnotation, kioutil.LegacyPathAnnotation, kioutil.LegacyIndexAnnotation,
 		kioutil.IdAnnotation, kioutil.LegacyIdAnnotation,
-	}}
-	if err := w.Write(rl.Items); err != nil {
+	}); err != nil {
 		return fmt.Errorf("render: %w", err)
 	}
 	if procErr != nil {

@@ -22,6 +22,17 @@ func AppendItem(buf []byte, item *yaml.Node, m *Memo) ([]byte, bool) {
 	return w.buf, true
 }
 
+// AppendDocument appends item as yaml.v3's encoder writes it as a document of a stream (its keys at column 0,
+// no "---"), which is how kio.ByteWriter writes the documents of a multi-document stream, and reports true; or
+// returns buf unchanged and false, as AppendItem does.
+func AppendDocument(buf []byte, item *yaml.Node, m *Memo) ([]byte, bool) {
+	w := writer{buf: buf, memo: m}
+	if !w.mapping(item, 0, false) {
+		return buf, false
+	}
+	return w.buf, true
+}
+
 type writer struct {
 	buf  []byte
 	memo *Memo
