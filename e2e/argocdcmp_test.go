@@ -62,29 +62,39 @@ type cmpServer struct {
 // repo-server) alike. It is stopped when the test ends.
 func startCMPServer(t *testing.T, root string, env ...string) *cmpServer {
 	t.Helper()
+	plugin, err := os.ReadFile(filepath.Join(root, "plugin.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return startCMPServerWith(t, root, string(plugin), nil, env...)
+}
+
+// startCMPServerWith is startCMPServer with another plugin config, and more tools on its PATH (name: target).
+func startCMPServerWith(t *testing.T, root, plugin string, moreTools map[string]string, env ...string) *cmpServer {
+	t.Helper()
 	server := argoBinary(t, root, "ARGOCD_CMP_SERVER", "argocd-cmp-server")
 	driver := argoBinary(t, root, "ARGOCD_CMPDRIVER", "argocd-cmpdriver")
 	dir := t.TempDir()
 	s := &cmpServer{driver: driver, sockDir: filepath.Join(dir, "plugins"), workDir: filepath.Join(dir, "work"),
 		tmpDir: filepath.Join(dir, "tmp"), own: filepath.Join(dir, "servertmp"), tools: filepath.Join(dir, "tools"), env: env, log: &lockedBuffer{}}
-	config, tools := filepath.Join(dir, "config"), s.tools
-	for _, d := range []string{s.sockDir, s.workDir, s.tmpDir, s.own, config, tools} {
+	config := filepath.Join(dir, "config")
+	for _, d := range []string{s.sockDir, s.workDir, s.tmpDir, s.own, config, s.tools} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
-	plugin, err := os.ReadFile(filepath.Join(root, "plugin.yaml"))
-	if err != nil {
-		t.Fatal(err)
+	write(t, filepath.Join(config, "plugin.yaml"), plugin)
+	tools := map[string]string{"gateway2tyk": functionBinary(t, root), "kustomize": findKustomize(t, root)}
+	for name, target := range moreTools {
+		tools[name] = target
 	}
-	write(t, filepath.Join(config, "plugin.yaml"), string(plugin))
-	for name, target := range map[string]string{"gateway2tyk": functionBinary(t, root), "kustomize": findKustomize(t, root)} {
-		if err := os.Symlink(target, filepath.Join(tools, name)); err != nil {
+	for name, target := range tools {
+		if err := os.Symlink(target, filepath.Join(s.tools, name)); err != nil {
 			t.Fatal(err)
 		}
 	}
 	cmd := exec.Command(server, "--config-dir-path", config, "--loglevel", "info", "--logformat", "text")
-	cmd.Env = []string{"PATH=" + tools, "HOME=" + dir, "ARGOCD_PLUGINSOCKFILEPATH=" + s.sockDir,
+	cmd.Env = []string{"PATH=" + s.tools, "HOME=" + dir, "ARGOCD_PLUGINSOCKFILEPATH=" + s.sockDir,
 		"ARGOCD_CMP_WORKDIR=" + s.workDir, "TMPDIR=" + s.own, "ARGOCD_BINARY_NAME=argocd-cmp-server"}
 	cmd.Env = append(cmd.Env, env...)
 	cmd.Stdout, cmd.Stderr = s.log, s.log
@@ -202,12 +212,19 @@ func (a argoApp) object() map[string]any {
 	}
 }
 
-// generate asks for the Application's manifests from the repository at repo (the repo-server's checkout).
+// generate asks for the Application's manifests from the repository at repo (the repo-server's checkout),
+// with .git kept out of what is sent (reposerver.plugin.tar.exclusions: .git/*).
 func (s *cmpServer) generate(t *testing.T, repo string, app argoApp, timeoutSeconds int) driverAnswer {
+	t.Helper()
+	return s.generateExcluding(t, repo, app, timeoutSeconds, []string{".git/*"})
+}
+
+// generateExcluding is generate with the repo-server's tar exclusions given (nil: Argo CD's default, none).
+func (s *cmpServer) generateExcluding(t *testing.T, repo string, app argoApp, timeoutSeconds int, exclusions []string) driverAnswer {
 	t.Helper()
 	return drive(t, s.driver, s.sockDir, s.tmpDir, map[string]any{"op": "generate", "application": app.object(),
 		"argocdNamespace": "argocd", "repoRoot": repo, "revision": "3f1c2a9b8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a",
-		"timeoutSeconds": timeoutSeconds, "tarExclusions": []string{".git/*"}}, append([]string{"PATH=" + s.tools + ":" + os.Getenv("PATH")}, s.env...)...)
+		"timeoutSeconds": timeoutSeconds, "tarExclusions": exclusions}, append([]string{"PATH=" + s.tools + ":" + os.Getenv("PATH")}, s.env...)...)
 }
 
 // objects decodes the manifests (JSON, one object each) as kyaml nodes.
@@ -494,4 +511,52 @@ func readNodes(t *testing.T, b []byte) []*yaml.RNode {
 		t.Fatal(err)
 	}
 	return nodes
+}
+
+// TestRealArgoCDSendsGit shows what README says of the repository the sidecar gets: with Argo CD's default tar
+// exclusions (none) the repository's .git arrives with it; with reposerver.plugin.tar.exclusions ".git/*" it
+// does not. A probe plugin in the real server looks for .git/HEAD at the repository's root (the working directory
+// is the Application's path, two levels down), and gateway2tyk's own plugin renders the same objects either way.
+func TestRealArgoCDSendsGit(t *testing.T) {
+	root := repoRoot(t)
+	const probe = `apiVersion: argoproj.io/v1alpha1
+kind: ConfigManagementPlugin
+metadata:
+  name: gateway2tyk
+spec:
+  generate:
+    command: [sh, -c, 'if [ -f ../../.git/HEAD ]; then n=git-sent; else n=git-not-sent; fi; echo "{apiVersion: v1, kind: ConfigMap, metadata: {name: $n}}"']
+`
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := startCMPServerWith(t, root, probe, map[string]string{"sh": sh})
+	repo := repoWith(t, root, "apps/shop")
+	app := argoApp{Name: "probe", Namespace: "argocd", Path: "apps/shop", Destination: "shop", Plugin: map[string]any{"name": "gateway2tyk"}}
+	for _, c := range []struct {
+		exclusions []string
+		want       string
+	}{{nil, "git-sent"}, {[]string{".git/*"}, "git-not-sent"}} {
+		nodes := manifestNodes(t, s.generateExcluding(t, repo, app, 60, c.exclusions))
+		if len(nodes) != 1 || nodes[0].GetName() != c.want {
+			t.Errorf("tar exclusions %q: the probe says %v, want %s", c.exclusions, names(nodes), c.want)
+		}
+	}
+
+	ours := startCMPServer(t, root)
+	app = exampleApp()
+	withGit := manifestNodes(t, ours.generateExcluding(t, repo, app, 60, nil))
+	withoutGit := manifestNodes(t, ours.generate(t, repo, app, 60))
+	if len(withGit) == 0 || strings.Join(names(withGit), " ") != strings.Join(names(withoutGit), " ") {
+		t.Errorf("with .git sent: %v; without: %v", names(withGit), names(withoutGit))
+	}
+}
+
+func names(nodes []*yaml.RNode) []string {
+	var out []string
+	for _, n := range nodes {
+		out = append(out, n.GetKind()+"/"+n.GetName())
+	}
+	return out
 }
