@@ -138,6 +138,74 @@ func TestRandomTrees(t *testing.T) {
 	require.Greater(t, direct, 2000)
 }
 
+// TestRandomTreesWithFlowAndComments: random items with many flow collections and comments (head, line and foot,
+// on keys, values and entries), as people write YAML: the flow collections and the keys' head comments that are
+// written directly must be the encoder's bytes, and the rest refused.
+func TestRandomTreesWithFlowAndComments(t *testing.T) {
+	gen := randomTrees(rand.New(rand.NewPCG(5, 6)))
+	gen.Comments, gen.Flow = 12, 5
+	m := directyaml.NewMemo()
+	const trees = 20000
+	direct, flows := 0, 0
+	for i := range trees {
+		item := gen.Mapping(0)
+		if check(t, fmt.Sprintf("tree %d", i), item, m) {
+			direct++
+			if hasFlowOrComment(item) {
+				flows++
+			}
+		}
+	}
+	t.Logf("%d of %d random items written directly, %d of them with a flow collection or a comment", direct, trees, flows)
+	require.Greater(t, flows, 150)
+}
+
+// TestComments: comments of several lines above keys, at every depth (a comment above an item's first key is
+// left to the encoder; one above the item itself is TestFlowFleet's).
+func TestComments(t *testing.T) {
+	for _, src := range []string{
+		"a: b\n# three\n# four\nc: {d: e}\n",
+		"a:\n  # nested\n  # twice\n  b: c\n  d:\n  - e: f\n    # in an entry\n    g: [h, 1]\n",
+		"a: b\nc:\n  # x\n  d: e\n",
+	} {
+		nodes, err := kio.FromBytes([]byte(src))
+		require.NoError(t, err)
+		require.True(t, check(t, src, nodes[0].YNode(), directyaml.NewMemo()), "written directly:\n%s", src)
+	}
+}
+
+func hasFlowOrComment(n *yaml.Node) bool {
+	if n.Style&yaml.FlowStyle != 0 || n.HeadComment != "" {
+		return true
+	}
+	for _, c := range n.Content {
+		if hasFlowOrComment(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestFlowFleet compares every item of a fleet written as people write YAML (flow collections, comments above
+// keys), input and rendered output: every HTTPRoute is written directly.
+func TestFlowFleet(t *testing.T) {
+	var b, flow bytes.Buffer
+	resourcelist.GenerateShape(&b, 300, 5, resourcelist.Shape{Heavy: true})
+	require.NoError(t, resourcelist.Flow(&flow, &b))
+	rl := &framework.ResourceList{Items: readItems(t, flow.Bytes())}
+	require.NoError(t, fn.Processor{}.Process(rl))
+	m := directyaml.NewMemo()
+	routes := 0
+	for i, it := range rl.Items {
+		ok := check(t, fmt.Sprintf("item %d (%s %s)", i, it.GetKind(), it.GetName()), it.YNode(), m)
+		if it.GetKind() == "HTTPRoute" {
+			require.True(t, ok, "HTTPRoute %s is written directly", it.GetName())
+			routes++
+		}
+	}
+	require.Greater(t, routes, 250)
+}
+
 // FuzzAppendItem parses YAML text and compares every item it holds: parsed nodes carry the styles, tags and
 // comments of real files, where TestRandomTrees makes them up.
 func FuzzAppendItem(f *testing.F) {
