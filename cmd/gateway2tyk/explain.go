@@ -14,7 +14,7 @@ func newExplainCommand() *cobra.Command {
 	var configPath, kdir, gateway, request, output, tykVersion string
 	var strict bool
 	cmd := &cobra.Command{
-		Use:   "explain [-c CONFIG] [-k DIR] [--gateway NS/NAME] [--strict-routes] [--tyk-version X.Y[.Z]] [-o text|json] --request \"METHOD URL\" PATH...",
+		Use:   "explain [-c CONFIG] [-k DIR] [--gateway NS/NAME] [--strict-routes] [--tyk-version X.Y] [-o text|json] --request \"METHOD URL\" PATH...",
 		Short: "Explain what Tyk would do with a request, offline",
 		Long: "explain renders PATH in memory and answers what Tyk would do with one request: the listener, route, rule,\n" +
 			"API and operation, the upstream URL after rewrites and the header changes, or the status Tyk answers\n" +
@@ -60,7 +60,7 @@ func newExplainCommand() *cobra.Command {
 	cmd.Flags().StringVar(&gateway, "gateway", "", "the Gateway `NS/NAME` the request reaches; needed when the input has several")
 	cmd.Flags().BoolVar(&strict, "strict-routes", false, "the Tyk Gateways set http_server_options.enable_strict_routes")
 	cmd.Flags().StringVarP(&output, "output", "o", "text", "text or json")
-	cmd.Flags().StringVar(&tykVersion, "tyk-version", "", "answer for this Tyk Gateway release `X.Y[.Z]` (the patch counts on the 5.8 line); default: "+
+	cmd.Flags().StringVar(&tykVersion, "tyk-version", "", "answer for this Tyk Gateway release `X.Y` or X.Y.Z (the patch counts on the 5.8 line); default: "+
 		"5.8 and later, the releases that accept the rendered APIs")
 	cmd.Flags().StringVar(&request, "request", "", "the request, \"METHOD URL\"")
 	return cmd
