@@ -80,7 +80,7 @@ func TestRealTykMockMatching(t *testing.T) {
 
 // classicMockRelease is whether Tyk release v matches mockResponse the classic way (TT-15856: 5.8.12 and later
 // 5.8 releases, and 5.12.0 and later), and whether it adds the shields and sorts the mocks by path (TT-16890:
-// 5.8.13, 5.12.1 and later), as Tyk's git history says; v5.8.11 and v5.14.0 were seen.
+// 5.8.13, 5.12.1 and later), as Tyk's git history says; v5.8.11, v5.11.1 and v5.14.0 were seen.
 func classicMockRelease(v tykroute.Version) (classic, shielded bool) {
 	if v.Major == 5 && v.Minor == 8 {
 		return v.Patch >= 12, v.Patch >= 13

@@ -12,7 +12,7 @@ import (
 // Tyk's TT-15856 ("unify path matching algorithm for all middleware", Tyk PR #7618) matches mockResponse the
 // way the classic middleware is matched instead of through the OpenAPI router: in 5.12.0 on Tyk's main line
 // and 5.8.12 on the 5.8 LTS line (backported by Tyk PRs #7678 and #7700). Seen on real Gateways: v5.14.0 answers
-// GET /legacyx with the mock of the /legacy API, v5.8.11 proxies it (docs/tyk-releases.md).
+// GET /legacyx with the mock of the /legacy API, v5.11.1 and v5.8.11 proxy it (docs/tyk-releases.md).
 var mockClassicLTS, mockClassicMain = Version{5, 8, 12}, Version{5, 12, 0}
 
 // TT-16890 (Tyk PRs #7972, #7974) then sorted those mock operations by Tyk's path priority and added the
