@@ -60,7 +60,7 @@ func newExplainCommand() *cobra.Command {
 	cmd.Flags().StringVar(&gateway, "gateway", "", "the Gateway `NS/NAME` the request reaches; needed when the input has several")
 	cmd.Flags().BoolVar(&strict, "strict-routes", false, "the Tyk Gateways set http_server_options.enable_strict_routes")
 	cmd.Flags().StringVarP(&output, "output", "o", "text", "text or json")
-	cmd.Flags().StringVar(&tykVersion, "tyk-version", "", "answer for this Tyk Gateway release `X.Y`; default: "+
+	cmd.Flags().StringVar(&tykVersion, "tyk-version", "", "answer for this Tyk Gateway release `X.Y` or X.Y.Z (the patch counts on the 5.8 line); default: "+
 		"5.8 and later, the releases that accept the rendered APIs")
 	cmd.Flags().StringVar(&request, "request", "", "the request, \"METHOD URL\"")
 	return cmd

@@ -326,7 +326,9 @@ func writeJSON(t testing.TB, path string, v any) {
 }
 
 // Reloads counts the reloads the Gateway has begun since Start, from its log (Tyk logs "reload: initiating"
-// at the start of each reload cycle, whatever asked for it).
+// at the start of each reload cycle, whatever asked for it). The message's key is msg until 5.13 and message
+// from v5.14.0 (TT-15935, "standardize log message key across all Tyk components"; seen on v5.14.0's log).
 func (g *Gateway) Reloads() int {
-	return strings.Count(g.Log(), `msg="reload: initiating"`)
+	log := g.Log()
+	return strings.Count(log, `msg="reload: initiating"`) + strings.Count(log, `message="reload: initiating"`)
 }

@@ -206,7 +206,11 @@ func setOperation(d *tykoas.Document, id string, op tykoas.Operation) {
 //     "/{rest:.*}" misses "/");
 //   - Tyk's OpenAPI router (kin-openapi's gorillamux), for mockResponse: the listen path followed by the key, as
 //     an anchored gorilla/mux template. "/" matches only <listenPath>/; "/{rest:.*}" (mux's {name:pattern})
-//     matches <listenPath>/ and every path below it. The router tries "/" first (fewer variables).
+//     matches <listenPath>/ and every path below it. The router tries "/" first (fewer variables). From 5.8.12
+//     and 5.12.0 (Tyk's TT-15856) mockResponse is matched the classic way too, "/" first; since both keys hold
+//     the same mock for a method (or neither does), every path under the listen path gets the same answer either
+//     way. Only the string-prefix neighbour <listenPath>x differs (it strips to the same path as <listenPath>/x):
+//     proxied through the router, mocked the classic way (tykroute models both; docs/tyk-releases.md).
 //
 // So every operation is keyed operationPath ("/") and holds all its middleware; a method Tyk answers itself
 // has a second operation, keyed belowPath, with the same mockResponse, for the paths below <listenPath>/; the

@@ -30,7 +30,9 @@ type matched struct {
 // matchOperations finds the middleware that applies to a request, the two ways Tyk finds it (shown on real
 // Gateways, the 5.4 line, and the reason the render keys its operations "/{rest:.*}"):
 //
-//   - mockResponse comes from the operation Tyk's OpenAPI router finds (see routerOperation);
+//   - mockResponse comes from the operation Tyk's OpenAPI router finds (see routerOperation), before 5.8.12 on
+//     the 5.8 line and before 5.12.0 otherwise; from those releases it is matched the classic way too (see
+//     classicMock);
 //   - every other kind of middleware modelled here (urlRewrite, transformRequestHeaders,
 //     transformResponseHeaders, ignoreAuthentication) is matched the classic way (see classicOperations), each
 //     kind on its own, from the first matching operation that enables it.
@@ -48,8 +50,13 @@ func matchOperations(api *candidate, method, reqPath, endpoint string, v Version
 	var m matched
 	if r := routerOperation(api, method, reqPath, ops, out); r != nil {
 		m.operationID = r.id
-		if r.mw.MockResponse != nil && r.mw.MockResponse.Enabled {
+		if !mockMatchedClassically(v) && r.mw.MockResponse != nil && r.mw.MockResponse.Enabled {
 			m.mock = r
+		}
+	}
+	if mockMatchedClassically(v) {
+		if mo := classicMock(api, method, reqPath, v, ops, out); mo != nil {
+			m.mock, m.operationID = mo, mo.id
 		}
 	}
 	ms := classicOperations(d, method, endpoint, v, ops, out)
@@ -110,7 +117,7 @@ func routerOperation(api *candidate, method, reqPath string, ops map[string]tyko
 var classicVar = regexp.MustCompile(`{([^}]*)}`)
 
 // classicVarNonEmpty is the release from which a classic {variable} must match at least one character.
-var classicVarNonEmpty = Version{5, 6}
+var classicVarNonEmpty = Version{5, 6, 0}
 
 // classicOperations are the operations whose method equals the request method and whose OpenAPI path key, read
 // as a regular expression with each {...} turned into ([^/]*) (from 5.6: ([^/]+)), matches the endpoint path

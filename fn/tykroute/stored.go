@@ -49,30 +49,30 @@ func (n Normalisation) Covers(path string) bool {
 // Gateway regenerates `servers` and adds `components: {}` (sync/plan leaves both out of its comparison).
 var Normalisations = []Normalisation{{
 	Fields: []string{"x-tyk-api-gateway.upstream.loadBalancing.targets"},
-	Since:  Version{5, 8},
+	Since:  Version{5, 8, 0},
 	What: "load-balancing targets with the same URL are merged into one whose weight is the sum of theirs, and " +
 		"the targets are sorted by URL: Tyk turns the targets into its classic list (each URL repeated weight " +
 		"times) and back. The render writes them so (MergeTargets)",
 	Seen: []string{"v5.8.11", "v5.14.0"},
 }, {
 	Fields: []string{"x-tyk-api-gateway.server.authentication.securitySchemes.authToken.header"},
-	Since:  Version{5, 0},
+	Since:  Version{5, 0, 0},
 	What: "authToken's header source is left out of the listing (the header stays in components.securitySchemes, " +
 		"and authentication works as sent); sync/plan compares without it",
 	Seen: []string{"the 5.4 line", "v5.14.0"},
 }, {
 	Fields: []string{"x-tyk-api-gateway.middleware.global.trafficLogs.tagHeaders"},
-	Since:  Version{5, 0}, Before: MinVersion,
+	Since:  Version{5, 0, 0}, Before: MinVersion,
 	What: "trafficLogs.tagHeaders is dropped (the release does not have the field; v5.8.11 not checked)",
 	Seen: []string{"the 5.4 line"},
 }, {
 	Fields: []string{"x-tyk-api-gateway.middleware.global.trafficLogs.tagHeaders"},
-	Since:  Version{5, 14},
+	Since:  Version{5, 14, 0},
 	What:   "trafficLogs.tagHeaders are listed in lower case; sync/plan compares them so",
 	Seen:   []string{"v5.14.0"},
 }, {
 	Fields: []string{"paths./{customRegex", "paths./{rest}", "x-tyk-api-gateway.middleware.operations.{rest:.*}"},
-	Since:  Version{5, 0},
+	Since:  Version{5, 0, 0},
 	What: "an operation under a path with a regular-expression parameter (/{rest:.*}) that ignores authentication " +
 		"is listed a second time, under /{customRegex1} (the 5.4 line) or /{rest} (v5.14.0), with operations named " +
 		"{rest:.*}GET and so on (the classic ignored-paths list filled back into the document); the operations " +

@@ -113,7 +113,34 @@ func Route(apis []*tykoas.Document, req Request, opt Options) Outcome {
 	out.APIID = api.id
 	serve(api, req.Method, reqPath, req.RawQuery, opt.version(), &out, 0)
 	out.UpstreamHost = upstreamHost(api, req.Host, out.Upstreams)
+	noteMockChange(apis, req, opt, &out)
 	return out
+}
+
+// noteMockChange says, when no release was given (the answer is for MinVersion and later), that the releases
+// which match mockResponse the classic way (see classicMock) answer the request otherwise.
+func noteMockChange(apis []*tykoas.Document, req Request, opt Options, out *Outcome) {
+	if !opt.Version.IsZero() {
+		return
+	}
+	later := opt
+	later.Version = mockOrderedMain
+	o := Route(apis, req, later)
+	if o.Status == out.Status && o.Location == out.Location && fmt.Sprint(o.Upstreams) == fmt.Sprint(out.Upstreams) {
+		return
+	}
+	what := "proxied"
+	if o.Status != 0 {
+		what = fmt.Sprintf("answered %d by Tyk itself", o.Status)
+		if o.Location != "" {
+			what += " with Location " + o.Location
+		}
+		if o.OperationID != "" {
+			what += " (the mock of operation " + o.OperationID + ")"
+		}
+	}
+	out.note("Tyk 5.8.12 and later 5.8 releases, and 5.12.0 and later, match mock responses the classic way "+
+		"(TT-15856) and answer otherwise: there the request is %s", what)
 }
 
 // noteOrderChange says when a release before 5.8.0 gives the request to another API than 5.8.0 and later do

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/gateway2tyk/gateway2tyk/fn/tykoas"
 	"github.com/gateway2tyk/gateway2tyk/fn/tykroute"
@@ -326,11 +327,12 @@ func TestRoute(t *testing.T) {
 			want: tykroute.Outcome{APIID: "old", OperationID: "get", Status: 302, Location: "https://new.example.com/shop"},
 		},
 		{
-			name: "a mock on key / does not answer a path below",
+			name: "a mock on key / does not answer a path below (through the router: before 5.8.12 and 5.12.0)",
 			apis: []*tykoas.Document{api("old", "/old", true, svc,
 				op("GET", mock(302, tykoas.Header{Name: "Location", Value: "https://new.example.com/shop"})))},
-			req:  get("h", "/old/anything"),
-			want: tykroute.Outcome{APIID: "old", OperationID: "get", Upstreams: one(svc + "/anything")},
+			req:   get("h", "/old/anything"),
+			want:  tykroute.Outcome{APIID: "old", OperationID: "get", Upstreams: one(svc + "/anything")},
+			notes: []string{"(TT-15856) and answer otherwise: there the request is answered 302 by Tyk itself"},
 		},
 		{
 			name: "a mock on key /{rest:.*} answers every path below",
@@ -347,11 +349,12 @@ func TestRoute(t *testing.T) {
 			want: tykroute.Outcome{APIID: "shop", OperationID: "get-cart", Status: 418},
 		},
 		{
-			name: "an anchored router key does not take a deeper path, so its mock does not apply",
+			name: "an anchored router key does not take a deeper path, so its mock does not apply (before 5.8.12 and 5.12.0)",
 			apis: []*tykoas.Document{api("shop", "/shop", true, svc,
 				opAt("/", "GET", tykoas.Operation{}), opAt("/cart", "GET", mock(418)))},
-			req:  get("h", "/shop/cart/items"),
-			want: tykroute.Outcome{APIID: "shop", OperationID: "get-cart", Upstreams: one(svc + "/cart/items")},
+			req:   get("h", "/shop/cart/items"),
+			want:  tykroute.Outcome{APIID: "shop", OperationID: "get-cart", Upstreams: one(svc + "/cart/items")},
+			notes: []string{"(TT-15856) and answer otherwise: there the request is answered 418 by Tyk itself"},
 		},
 		{
 			name: "path key parameters match one segment",
@@ -611,7 +614,7 @@ func TestRouteOrderBefore58(t *testing.T) {
 
 func TestParseVersion(t *testing.T) {
 	for in, want := range map[string]tykroute.Version{"5.8": {Major: 5, Minor: 8}, "v5.3.0-dev": {Major: 5, Minor: 3},
-		"v5.11.1": {Major: 5, Minor: 11}} {
+		"v5.11.1": {Major: 5, Minor: 11, Patch: 1}} {
 		got, err := tykroute.ParseVersion(in)
 		assert.NoError(t, err)
 		assert.Equal(t, want, got, in)
@@ -638,4 +641,57 @@ func TestRouteRouterStopsAtTheFirstMatchingPath(t *testing.T) {
 	assert.NotEmpty(t, stopped.Upstreams)
 	found := tykroute.Route([]*tykoas.Document{doc}, del("/pay/orders"), tykroute.Options{})
 	assert.Equal(t, 404, found.Status, "the DELETE mock under /{rest:.*}")
+}
+
+// TestRouteMockMatchedClassically: from 5.8.12 on the 5.8 line and from 5.12.0 (TT-15856), Tyk matches
+// mockResponse against the path without the listen path, so the string-prefix neighbour /legacyx meets the mock
+// of /legacy/x (seen on v5.14.0; v5.8.11 proxies it). The default answer (5.8 and later) says so in a note.
+func TestRouteMockMatchedClassically(t *testing.T) {
+	redirect := mock(301, tykoas.Header{Name: "Location", Value: "https://docs.example.com/"})
+	doc := api("legacy", "/legacy", true, svc, opAt("/", "GET", redirect), below("GET", redirect))
+	apis := []*tykoas.Document{doc}
+	for _, c := range []struct {
+		version string
+		mocked  bool
+	}{{"v5.8.11", false}, {"v5.8.12", true}, {"v5.11.1", false}, {"v5.12.0", true}, {"v5.14.0", true}} {
+		v, err := tykroute.ParseVersion(c.version)
+		require.NoError(t, err)
+		out := tykroute.Route(apis, get("h", "/legacyx"), tykroute.Options{Version: v})
+		if c.mocked {
+			assert.Equal(t, 301, out.Status, c.version)
+			assert.Equal(t, "https://docs.example.com/", out.Location, c.version)
+		} else {
+			assert.Zero(t, out.Status, c.version)
+			assert.NotEmpty(t, out.Upstreams, c.version)
+		}
+		below := tykroute.Route(apis, get("h", "/legacy/x"), tykroute.Options{Version: v})
+		assert.Equal(t, 301, below.Status, "%s: /legacy/x meets the mock on every release", c.version)
+	}
+	def := tykroute.Route(apis, get("h", "/legacyx"), tykroute.Options{})
+	assert.Zero(t, def.Status)
+	assert.Contains(t, strings.Join(def.Notes, "\n"), "TT-15856")
+	assert.NotContains(t, strings.Join(tykroute.Route(apis, get("h", "/legacy/x"), tykroute.Options{}).Notes, "\n"), "TT-15856",
+		"no note when every release answers alike")
+}
+
+// TestRouteMockShields: matched the classic way, "/" is an unanchored expression that comes first in Tyk's path
+// order, so from 5.8.13 and 5.12.1 (TT-16890) a GET below the listen path meets the disabled shield Tyk adds for
+// "/" GET (which has no mock) instead of the mock under "/{rest:.*}"; a mock at "/" takes every path.
+func TestRouteMockShields(t *testing.T) {
+	doc := api("shop", "/shop", true, svc, opAt("/", "GET", tykoas.Operation{}), below("GET", mock(410)),
+		opAt("/", "POST", mock(409)), below("POST", tykoas.Operation{}))
+	apis := []*tykoas.Document{doc}
+	route := func(method, path, version string) int {
+		v, err := tykroute.ParseVersion(version)
+		require.NoError(t, err)
+		r := get("h", path)
+		r.Method = method
+		return tykroute.Route(apis, r, tykroute.Options{Version: v}).Status
+	}
+	assert.Equal(t, 410, route("GET", "/shop/x", "v5.8.11"))
+	assert.Equal(t, 0, route("GET", "/shop/x", "v5.14.0"))
+	assert.Equal(t, 410, route("GET", "/shop/x", "v5.8.12"), "no shields before 5.8.13")
+	assert.Equal(t, 0, route("POST", "/shop/x", "v5.8.11"))
+	assert.Equal(t, 409, route("POST", "/shop/x", "v5.14.0"))
+	assert.Equal(t, 409, route("POST", "/shop", "v5.14.0"), "the bare listen path is \"/\" once stripped")
 }

@@ -6,13 +6,15 @@ import (
 	"strings"
 )
 
-// Version is a Tyk Gateway release line (major.minor): the routing the model follows depends on it.
-type Version struct{ Major, Minor int }
+// Version is a Tyk Gateway release: the routing the model follows depends on it. Most differences start with a
+// release line (major.minor, Patch 0); a few were backported to a patch release of the 5.8 LTS line, so the patch
+// counts too (see sinceReleases).
+type Version struct{ Major, Minor, Patch int }
 
 // MinVersion is the oldest Tyk Gateway that accepts the rendered APIs: upstream.preserveHostHeader and
 // upstream.loadBalancing are in Tyk's schema from 5.8.0 on, and an older Gateway refuses every API that sets
 // one. It is also the version the model answers for unless told otherwise.
-var MinVersion = Version{5, 8}
+var MinVersion = Version{5, 8, 0}
 
 // NewerUpstreamFields are the fields of x-tyk-api-gateway.upstream that a Tyk Gateway older than MinVersion does
 // not have in its schema (it refuses every API that sets one).
@@ -20,19 +22,41 @@ var NewerUpstreamFields = []string{"preserveHostHeader", "loadBalancing"}
 
 // orderedByListenPath is TT-13507 (Tyk 5.8.0): from then on APIs with a custom domain come before those without,
 // then longer listen paths first; before, APIs were ordered by the length of their custom domain string first.
-var orderedByListenPath = Version{5, 8}
+var orderedByListenPath = Version{5, 8, 0}
 
 // Less reports whether v is older than o.
 func (v Version) Less(o Version) bool {
-	return v.Major < o.Major || (v.Major == o.Major && v.Minor < o.Minor)
+	if v.Major != o.Major {
+		return v.Major < o.Major
+	}
+	if v.Minor != o.Minor {
+		return v.Minor < o.Minor
+	}
+	return v.Patch < o.Patch
 }
 
-func (v Version) String() string { return fmt.Sprintf("%d.%d", v.Major, v.Minor) }
+// String is MAJOR.MINOR, with .PATCH when the patch is not 0.
+func (v Version) String() string {
+	if v.Patch != 0 {
+		return fmt.Sprintf("%d.%d.%d", v.Major, v.Minor, v.Patch)
+	}
+	return fmt.Sprintf("%d.%d", v.Major, v.Minor)
+}
+
+// sinceReleases reports whether release v has a change Tyk made on its main line in release main and backported
+// to the 5.8 LTS line in release lts (a patch release of 5.8): the 5.8 line from lts on, and every release from
+// main on. Releases between (5.9 to main's line) do not have it.
+func sinceReleases(v, lts, main Version) bool {
+	if v.Major == lts.Major && v.Minor == lts.Minor {
+		return !v.Less(lts)
+	}
+	return !v.Less(main)
+}
 
 // IsZero reports whether no version was given.
 func (v Version) IsZero() bool { return v == Version{} }
 
-// ParseVersion reads a release as Tyk prints it: "5.8", "v5.8.1", "v5.3.0-dev".
+// ParseVersion reads a release as Tyk prints it: "5.8", "v5.8.1", "v5.3.0-dev" (a missing patch is 0).
 func ParseVersion(s string) (Version, error) {
 	t := strings.TrimPrefix(strings.TrimSpace(s), "v")
 	t, _, _ = strings.Cut(t, "-")
@@ -48,5 +72,5 @@ func ParseVersion(s string) (Version, error) {
 		}
 		n[i] = v
 	}
-	return Version{n[0], n[1]}, nil
+	return Version{n[0], n[1], n[2]}, nil
 }
