@@ -10,8 +10,9 @@
 //     API server's serializer does for built-in types (unknown and duplicate fields refused), and their metadata is
 //     validated with apimachinery's ObjectMeta validation. Their kind-specific validation lives in
 //     k8s.io/kubernetes (pkg/apis/core/validation), which a library cannot import; the few of its rules the render
-//     depends on are named in core.go.
+//     depends on are named in builtin.go.
 //
 // Judging is per object and independent of every other object, so the reader runs it on every core. The CRDs are
-// parsed once, on first use, for the channel and kinds asked for.
+// parsed once, on first use, for the channel and kinds asked for. The strategy's Validate, most of the cost, is
+// remembered between runs of one executable when the binary asks for it (Memory, memory.go).
 package apiserver
