@@ -720,7 +720,9 @@ func TestDashboardClassicAPIs(t *testing.T) {
 	assert.Equal(t, []string{"classic-orders", apis[0].ID()}, f.Classic())
 }
 
-func settleFor(d time.Duration) runOpt { return func(o *tyksync.Options, _ *target.Options) { o.Settle = d } }
+func settleFor(d time.Duration) runOpt {
+	return func(o *tyksync.Options, _ *target.Options) { o.Settle = d }
+}
 
 // lostReloads makes the fake Gateway accept the first n group reloads without making them, as a Gateway that has
 // just started can (its pub/sub subscription not up yet); it returns the count of reload requests.
