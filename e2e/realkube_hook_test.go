@@ -26,10 +26,12 @@ import (
 	authenticationv1 "k8s.io/api/authentication/v1"
 	authorizationv1 "k8s.io/api/authorization/v1"
 	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/client-go/discovery/cached/memory"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
@@ -166,12 +168,13 @@ func for54(t *testing.T, obj *unstructured.Unstructured) {
 // hookCluster is a real API server holding what the render emits for the sync hook, and the real Gateway.
 type hookCluster struct {
 	c   *realkube.Cluster
-	g   *realtyk.Gateway
+	gs  []*realtyk.Gateway // the data plane's replicas
 	bin string
 	h   hookRender
 	// kubeconfig is the hook ServiceAccount's, through proxy.
 	kubeconfig string
 	proxy      *kubeProxy
+	pods       *podNetwork
 	table      []string
 }
 
@@ -203,33 +206,46 @@ func (hc *hookCluster) applyAll(t *testing.T, keep func(*unstructured.Unstructur
 
 // syncRun is one run of the hook Job's command.
 type syncRun struct {
-	name          string
-	exit          int
-	stdout, log   string
-	took          time.Duration
-	reloads       int
-	loadedAfter   int
-	summary       string
+	name        string
+	exit        int
+	stdout, log string
+	took        time.Duration
+	// reloads and loaded are per replica (loaded -1 for a replica that does not answer).
+	reloads, loaded []int
+	// summaries are the runs' "sync: ..." lines, one per replica, and the "replicas: ..." line.
+	summaries     []string
+	replicas      string
 	kubeRequests  int
 	refusedByKube []string
 }
 
-var summaryLine = regexp.MustCompile(`(?m)^sync: .*$`)
+var (
+	summaryLine  = regexp.MustCompile(`(?m)^sync: .*$`)
+	replicasLine = regexp.MustCompile(`(?m)^replicas: .*$`)
+)
 
 // sync runs the hook Job's args with the kubeconfig as the Pod's credentials (KUBECONFIG; the Job itself uses
 // the in-cluster config of its ServiceAccount), and nothing of the Tyk target in the environment: the target
 // comes from the OperatorContext and its Secret, as in the cluster.
 func (hc *hookCluster) sync(t *testing.T, name string) syncRun {
 	t.Helper()
-	before := hc.g.Reloads()
+	before := make([]int, len(hc.gs))
+	for i, g := range hc.gs {
+		before[i] = g.Reloads()
+	}
 	var env []string
 	for _, e := range os.Environ() {
-		if k, _, _ := strings.Cut(e, "="); !strings.HasPrefix(k, "TYK_") && k != "KUBECONFIG" {
+		k, _, _ := strings.Cut(e, "=")
+		switch strings.ToUpper(k) {
+		case "KUBECONFIG", "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "ALL_PROXY":
+			continue
+		}
+		if !strings.HasPrefix(k, "TYK_") {
 			env = append(env, e)
 		}
 	}
 	cmd := exec.Command(hc.bin, hc.h.args...)
-	cmd.Env = append(env, "KUBECONFIG="+hc.kubeconfig)
+	cmd.Env = append(env, "KUBECONFIG="+hc.kubeconfig, "HTTP_PROXY="+hc.pods.srv.URL)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	hc.proxy.reset()
@@ -248,39 +264,54 @@ func (hc *hookCluster) sync(t *testing.T, name string) syncRun {
 	case err != nil:
 		t.Fatalf("running %s: %v", hc.bin, err)
 	}
-	r.reloads = hc.g.Reloads() - before
-	ids, lerr := hc.g.LoadedIDs()
-	if lerr != nil {
-		t.Fatal(lerr)
+	var reloads, loaded []string
+	for i, g := range hc.gs {
+		r.reloads = append(r.reloads, g.Reloads()-before[i])
+		n := -1
+		if ids, err := g.LoadedIDs(); err == nil {
+			n = len(ids)
+		}
+		r.loaded = append(r.loaded, n)
+		reloads = append(reloads, fmt.Sprint(r.reloads[i]))
+		loaded = append(loaded, strings.Replace(fmt.Sprint(n), "-1", "down", 1))
 	}
-	r.loadedAfter = len(ids)
-	r.summary = summaryLine.FindString(r.stdout)
-	if r.summary == "" {
-		r.summary = strings.TrimSpace(strings.ReplaceAll(r.log, "\n", " "))
-		if len(r.summary) > 160 {
-			r.summary = r.summary[:160] + "…"
+	r.summaries = summaryLine.FindAllString(r.stdout, -1)
+	r.replicas = replicasLine.FindString(r.stdout)
+	outcome := r.replicas
+	if len(r.summaries) > 0 {
+		outcome = strings.Join(r.summaries, "<br>") + "<br>" + r.replicas
+	}
+	if outcome == "" {
+		outcome = strings.TrimSpace(strings.ReplaceAll(r.log, "\n", " "))
+		if len(outcome) > 160 {
+			outcome = outcome[:160] + "…"
 		}
 	}
 	t.Logf("%s (exit %d, %s):\n%s%s", name, r.exit, r.took.Round(time.Millisecond), r.stdout, r.log)
-	hc.table = append(hc.table, fmt.Sprintf("| %s | %d | %s | %d (%d) | %d | %d | %s |", name, r.exit, r.summary,
-		r.kubeRequests, len(r.refusedByKube), r.reloads, r.loadedAfter, r.took.Round(10*time.Millisecond)))
+	hc.table = append(hc.table, fmt.Sprintf("| %s | %d | %s | %d (%d) | %s | %s | %s |", name, r.exit, outcome,
+		r.kubeRequests, len(r.refusedByKube), strings.Join(reloads, "/"), strings.Join(loaded, "/"),
+		r.took.Round(10*time.Millisecond)))
 	return r
 }
 
 func (hc *hookCluster) printTable(t *testing.T) {
-	t.Logf("runs of the hook's sync as ServiceAccount shop/%s against the real API server %s and the real Tyk "+
-		"Gateway %s:\n| run | exit | outcome | API server requests (403) | reloads logged | APIs loaded after | took |\n"+
+	t.Logf("runs of the hook's sync as ServiceAccount shop/%s against the real API server %s and real Tyk "+
+		"Gateways %s sharing one Redis (per replica: reloads logged, APIs loaded after):\n"+
+		"| run | exit | outcome | API server requests (403) | reloads | APIs loaded | took |\n"+
 		"|---|---|---|---|---|---|---|\n%s",
-		hook.Name, hc.c.Version, hc.g.Version, strings.Join(hc.table, "\n"))
+		hook.Name, hc.c.Version, hc.gs[0].Version, strings.Join(hc.table, "\n"))
 }
 
-func (hc *hookCluster) loaded(t *testing.T) []string {
+// requireServes checks that every replica that runs serves exactly the routes' APIs.
+func (hc *hookCluster) requireServes(t *testing.T, when string, routes ...string) {
 	t.Helper()
-	ids, err := hc.g.LoadedIDs()
-	if err != nil {
-		t.Fatal(err)
+	for i, g := range hc.gs {
+		ids, err := g.LoadedIDs()
+		if err != nil {
+			t.Fatalf("replica %d: %v", i+1, err)
+		}
+		assertEqualIDs(t, fmt.Sprintf("%s replica %d (%s)", when, i+1, g.URL), hc.want(routes...), ids)
 	}
-	return ids
 }
 
 // want is the sorted IDs of the routes' APIs.
@@ -293,11 +324,18 @@ func (hc *hookCluster) want(routes ...string) []string {
 	return out
 }
 
+// The data plane: Service shop/tyk-gateway, the OperatorContext's spec.dataPlane.serviceRef, in front of real
+// Gateways sharing one Redis; its EndpointSlices are written as an admin (the test cluster has no
+// controller-manager), one per replica, since each Gateway listens on a port of its own on loopback.
+const hookURL = "http://tyk-gateway.shop.svc.cluster.local:8080"
+
 // TestRealKubeSyncHook applies what the render emits for the sync hook to a real API server (RBAC on) and runs
-// the hook Job's command as the hook's ServiceAccount (a TokenRequest token) against a real Tyk Gateway: the
-// first run creates, the second changes nothing, a pruned route's ConfigMaps delete exactly its APIs. As that
-// ServiceAccount every access the hook's Roles do not grant is refused by the API server. The API server
-// stopped in the middle of a run deletes nothing, and the next run converges.
+// the hook Job's command as the hook's ServiceAccount (a TokenRequest token) against two real Tyk Gateways
+// sharing one Redis, the ready endpoints of the data-plane Service: the first run creates on each, the second
+// changes nothing, a pruned route's ConfigMaps delete exactly its APIs. As that ServiceAccount every access the
+// hook's Roles do not grant is refused by the API server. The API server stopped in the middle of a run deletes
+// nothing, and the next run converges. A third replica added between runs is filled by the next run; a replica
+// that does not answer fails the run, named, and the others are synced.
 func TestRealKubeSyncHook(t *testing.T) {
 	bins := realtyk.Find(t)
 	c := realkube.Start(t) // a cluster of the test's own: it stops the API server
@@ -305,15 +343,16 @@ func TestRealKubeSyncHook(t *testing.T) {
 	if !tykInstalled {
 		localproc.Missing(t, "Tyk Operator CRDs", []string{"../shared/tyk/operator-1.4.2-crds/*.yaml"}, realkube.RequiredEnv, "e2e-kube")
 	}
-	g := realtyk.Start(t, bins)
+	gs := realtyk.StartReplicas(t, bins, 2)
 	cert, key := targettest.NewCertificate(t, "*.shop.example.com")
-	hc := &hookCluster{c: c, g: g, bin: functionBinary(t, repoRoot(t)), h: renderHook(t, g.URL, cert)}
+	hc := &hookCluster{c: c, gs: gs, bin: functionBinary(t, repoRoot(t)), h: renderHook(t, hookURL, cert)}
 	defer hc.printTable(t)
 	t.Logf("the hook Job runs: gateway2tyk %s", strings.Join(hc.h.args, " "))
 
-	// The cluster's facts the render only names: the Secret with the Gateway's secret, and one it must not read.
+	// The cluster's facts the render only names: the Secret with the Gateway's secret, the listener's
+	// certificate, Secrets the hook must not read, and the data-plane Service.
 	for _, s := range []*corev1.Secret{
-		{ObjectMeta: metav1.ObjectMeta{Name: "tyk-operator-conf", Namespace: "tyk"}, StringData: map[string]string{"TYK_AUTH": g.Secret}},
+		{ObjectMeta: metav1.ObjectMeta{Name: "tyk-operator-conf", Namespace: "tyk"}, StringData: map[string]string{"TYK_AUTH": gs[0].Secret}},
 		targettest.TLSSecret("shop", "edge-tls", cert, key),
 		{ObjectMeta: metav1.ObjectMeta{Name: "other", Namespace: "tyk"}, StringData: map[string]string{"password": "not for the hook"}},
 		{ObjectMeta: metav1.ObjectMeta{Name: "other", Namespace: "shop"}, StringData: map[string]string{"password": "not for the hook"}},
@@ -327,6 +366,20 @@ func TestRealKubeSyncHook(t *testing.T) {
 	}
 	applied := hc.applyAll(t, nil)
 	t.Logf("applied %d objects as an admin", applied)
+	if _, err := c.Client.CoreV1().Services("shop").Create(realkube.Context(t), &corev1.Service{
+		ObjectMeta: metav1.ObjectMeta{Name: "tyk-gateway", Namespace: "shop"},
+		Spec: corev1.ServiceSpec{Ports: []corev1.ServicePort{
+			{Name: "http", Port: 8080, TargetPort: intstr.FromString("http")},
+			{Name: "https", Port: 8443, TargetPort: intstr.FromString("https")}}},
+	}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	hc.pods = startPodNetwork(t)
+	for i, g := range gs {
+		hc.addEndpoint(t, fmt.Sprintf("tyk-gateway-%d", i+1), fmt.Sprintf("10.244.0.%d", i+1), g, true)
+	}
+	// A replica that is not ready (starting, say) is left out, and said so.
+	hc.addEndpoint(t, "tyk-gateway-starting", "10.244.0.9", nil, false)
 	// ConfigMaps the sync must leave out: one of shop without the render's labels, and a rendered API's copy
 	// in tyk, a namespace the hook does not cover.
 	unrelated := []*corev1.ConfigMap{{ObjectMeta: metav1.ObjectMeta{Name: "unrelated", Namespace: "shop"}, Data: map[string]string{"k": "v"}}}
@@ -345,78 +398,210 @@ func TestRealKubeSyncHook(t *testing.T) {
 	hc.proxy = startKubeProxy(t, c)
 	hc.kubeconfig = hc.proxy.kubeconfig(t, kubeconfig)
 	all := hc.want("shop/orders", "shop/catalog")
+	orders, catalog := len(hc.h.routes["shop/orders"]), len(hc.h.routes["shop/catalog"])
 
 	r := hc.sync(t, "1 first run")
 	if r.exit != 0 {
 		t.Fatalf("the first run failed (exit %d): %s", r.exit, r.log)
 	}
-	assertSummary(t, r, len(all), 0, 0, 0)
-	assertEqualIDs(t, "after the first run", all, hc.loaded(t))
+	assertSummary(t, r, len(gs), len(all), 0, 0, 0)
+	hc.requireServes(t, "after the first run", "shop/orders", "shop/catalog")
+	assertReloads(t, r, 1, 1)
+	if !strings.Contains(r.log, "tyk-gateway-starting (EndpointSlice tyk-gateway-starting) is not ready: not synced") {
+		t.Errorf("the run does not say it left out the endpoint that is not ready:\n%s", r.log)
+	}
 	certID := targettest.CertID(hookOrg, cert)
-	if !regexp.MustCompile(`(?m)^` + certID + `\s+upload\s+shop/edge-tls\s+ok: uploaded$`).MatchString(r.stdout) {
-		t.Errorf("the first run did not upload the listener's certificate %s from Secret shop/edge-tls", certID)
+	if n := len(regexp.MustCompile(`(?m)^`+certID+`\s+upload\s+shop/edge-tls\s+ok: uploaded$`).FindAllString(r.stdout, -1)); n != 1 {
+		t.Errorf("the first run uploaded the listener's certificate %s from Secret shop/edge-tls %d times, want once "+
+			"(the replicas share the certificate store in Redis)", certID, n)
 	}
 
 	r = hc.sync(t, "2 second run")
 	assertExit(t, r, 0)
-	assertSummary(t, r, 0, 0, 0, len(all))
-	if r.reloads != 0 {
-		t.Errorf("the second run made the Gateway reload %d times", r.reloads)
-	}
+	assertSummary(t, r, len(gs), 0, 0, 0, len(all))
+	assertReloads(t, r, 0, 0)
 
 	// Argo CD prunes the ConfigMaps of a route removed from git.
 	pruned := pruneRoute(t, c, "shop", "shop/catalog")
 	r = hc.sync(t, "3 catalog's ConfigMaps pruned")
 	assertExit(t, r, 0)
-	assertSummary(t, r, 0, 0, len(hc.h.routes["shop/catalog"]), len(hc.h.routes["shop/orders"]))
-	assertEqualIDs(t, "after the prune", hc.want("shop/orders"), hc.loaded(t))
-	if pruned != len(hc.h.routes["shop/catalog"]) {
-		t.Errorf("pruned %d ConfigMaps, the route has %d APIs", pruned, len(hc.h.routes["shop/catalog"]))
+	assertSummary(t, r, len(gs), 0, 0, catalog, orders)
+	hc.requireServes(t, "after the prune", "shop/orders")
+	if pruned != catalog {
+		t.Errorf("pruned %d ConfigMaps, the route has %d APIs", pruned, catalog)
 	}
 
 	t.Run("refused", func(t *testing.T) { checkRefused(t, c, kubeconfig) })
 
 	// The API server stops in the middle of a run: the catalog route is back in git (its ConfigMaps applied
-	// again), and the API server goes away when the run asks for the Secret, or for the rendered ConfigMaps.
+	// again), and the API server goes away when the run asks for the Secret, for the rendered ConfigMaps, or for
+	// the data plane's EndpointSlices.
 	hc.applyAll(t, func(o *unstructured.Unstructured) bool {
 		return o.GetKind() == "ConfigMap" && o.GetAnnotations()[emit.AnnotationRoute] == "shop/catalog"
 	})
-	for i, at := range []string{"/secrets/", "/configmaps"} {
+	for i, at := range []string{"/secrets/", "/configmaps", "/endpointslices"} {
 		hc.proxy.stopAt(at)
 		r = hc.sync(t, fmt.Sprintf("%d API server stopped at the run's request for %s", 4+i, strings.Trim(at, "/")))
 		assertExit(t, r, 1)
-		if !strings.Contains(r.log, strings.Trim(at, "/")[:6]) {
+		if !strings.Contains(strings.ToLower(r.log), strings.Trim(at, "/")[:6]) {
 			t.Errorf("the failed run does not name what it could not read:\n%s", r.log)
 		}
-		assertEqualIDs(t, "after the run the API server failed", hc.want("shop/orders"), hc.loaded(t))
-		if r.reloads != 0 {
-			t.Errorf("a run that could not read the cluster made the Gateway reload")
-		}
+		hc.requireServes(t, "after the run the API server failed", "shop/orders")
+		assertReloads(t, r, 0, 0)
 		if err := c.StartAPIServer(); err != nil {
 			t.Fatal(err)
 		}
 	}
-	r = hc.sync(t, "6 API server back: converges")
+	r = hc.sync(t, "7 API server back: converges")
 	assertExit(t, r, 0)
-	assertSummary(t, r, len(hc.h.routes["shop/catalog"]), 0, 0, len(hc.h.routes["shop/orders"]))
-	assertEqualIDs(t, "after the API server came back", all, hc.loaded(t))
-	r = hc.sync(t, "7 right after")
+	assertSummary(t, r, len(gs), catalog, 0, 0, orders)
+	hc.requireServes(t, "after the API server came back", "shop/orders", "shop/catalog")
+	r = hc.sync(t, "8 right after")
 	assertExit(t, r, 0)
-	assertSummary(t, r, 0, 0, 0, len(all))
+	assertSummary(t, r, len(gs), 0, 0, 0, len(all))
+
+	// A third replica joins the data plane between runs: empty until the next run fills it.
+	hc.gs = append(hc.gs, gs[0].AddReplica(t, bins))
+	hc.addEndpoint(t, "tyk-gateway-3", "10.244.0.3", hc.gs[2], true)
+	if ids := hc.loaded(t, 2); len(ids) != 0 {
+		t.Errorf("the new replica serves %v before any run", ids)
+	}
+	r = hc.sync(t, "9 a third replica added")
+	assertExit(t, r, 0)
+	assertSummaries(t, r, []string{summary(0, 0, 0, len(all)), summary(0, 0, 0, len(all)), summary(len(all), 0, 0, 0)},
+		"replicas: 3 of 3 in sync")
+	hc.requireServes(t, "after the third replica's first run", "shop/orders", "shop/catalog")
+	assertReloads(t, r, 0, 0, 1)
+
+	// A replica that does not answer fails the run, named; the others are synced.
+	hc.gs[1].Stop()
+	pruneRoute(t, c, "shop", "shop/catalog")
+	r = hc.sync(t, "10 replica 2 down, catalog pruned")
+	assertExit(t, r, 1)
+	down := "http://10.244.0.2:8080 (pod tyk-gateway-2"
+	if !strings.Contains(r.replicas, "replicas: 2 of 3 in sync; failed: Tyk Gateway at "+down) {
+		t.Errorf("the run does not name the replica that is down: %q", r.replicas)
+	}
+	for _, i := range []int{0, 2} {
+		assertEqualIDs(t, fmt.Sprintf("replica %d after the run with replica 2 down", i+1), hc.want("shop/orders"), hc.loaded(t, i))
+	}
+	if err := hc.gs[1].Restart(); err != nil {
+		t.Fatal(err)
+	}
+	r = hc.sync(t, "11 replica 2 back")
+	assertExit(t, r, 0)
+	assertSummaries(t, r, []string{summary(0, 0, 0, orders), summary(0, 0, catalog, orders), summary(0, 0, 0, orders)},
+		"replicas: 3 of 3 in sync")
+	hc.requireServes(t, "after replica 2 came back", "shop/orders")
+}
+
+// addEndpoint writes an EndpointSlice of Service shop/tyk-gateway with one endpoint, the pod IP ip at the
+// Service's port "http" (8080), and routes that pod IP to the replica g (nil: nothing listens there).
+func (hc *hookCluster) addEndpoint(t *testing.T, name, ip string, g *realtyk.Gateway, ready bool) {
+	t.Helper()
+	if g != nil {
+		hc.pods.route(ip, g.Port)
+	}
+	p, proto := int32(8080), corev1.ProtocolTCP
+	http := "http"
+	slice := &discoveryv1.EndpointSlice{
+		ObjectMeta:  metav1.ObjectMeta{Name: name, Namespace: "shop", Labels: map[string]string{discoveryv1.LabelServiceName: "tyk-gateway"}},
+		AddressType: discoveryv1.AddressTypeIPv4,
+		Endpoints: []discoveryv1.Endpoint{{Addresses: []string{ip}, Conditions: discoveryv1.EndpointConditions{Ready: &ready},
+			TargetRef: &corev1.ObjectReference{Kind: "Pod", Namespace: "shop", Name: name}}},
+		Ports: []discoveryv1.EndpointPort{{Name: &http, Port: &p, Protocol: &proto}},
+	}
+	if _, err := hc.c.Client.DiscoveryV1().EndpointSlices("shop").Create(realkube.Context(t), slice, metav1.CreateOptions{}); err != nil {
+		t.Fatalf("the API server refuses EndpointSlice shop/%s: %v", name, err)
+	}
+}
+
+// podNetwork stands in for the cluster's pod network: the sync reaches a pod IP through it (HTTP_PROXY of the
+// sync's process), and it forwards to the loopback port of the replica of that pod. The real API server refuses
+// a loopback address in an EndpointSlice ("may not be in the loopback range (127.0.0.0/8, ::1/128)"), and the
+// tests talk only to loopback. Requests to loopback (the API server's) are never proxied. A pod whose Gateway
+// is down drops the connection, as a pod that is gone does.
+type podNetwork struct {
+	srv  *httptest.Server
+	mu   sync.Mutex
+	pods map[string]int // pod IP → loopback port
+}
+
+func startPodNetwork(t *testing.T) *podNetwork {
+	t.Helper()
+	n := &podNetwork{pods: map[string]int{}}
+	rp := &httputil.ReverseProxy{
+		Rewrite: func(r *httputil.ProxyRequest) {
+			n.mu.Lock()
+			port := n.pods[r.In.URL.Hostname()]
+			n.mu.Unlock()
+			r.Out.URL.Scheme, r.Out.URL.Host = "http", fmt.Sprintf("127.0.0.1:%d", port)
+		},
+		Transport: &http.Transport{Proxy: nil, DisableKeepAlives: true},
+		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
+			if hj, ok := w.(http.Hijacker); ok {
+				if conn, _, err := hj.Hijack(); err == nil {
+					conn.Close()
+					return
+				}
+			}
+			w.WriteHeader(http.StatusBadGateway)
+		},
+	}
+	n.srv = httptest.NewServer(rp)
+	t.Cleanup(n.srv.Close)
+	return n
+}
+
+func (n *podNetwork) route(ip string, port int) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.pods[ip] = port
+}
+
+func (hc *hookCluster) loaded(t *testing.T, replica int) []string {
+	t.Helper()
+	ids, err := hc.gs[replica].LoadedIDs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ids
+}
+
+func summary(created, updated, deleted, unchanged int) string {
+	return fmt.Sprintf("sync: %d created, %d updated, %d deleted, %d unchanged, 0 failed", created, updated, deleted, unchanged)
+}
+
+// assertSummary checks that each of the replicas reports the counts, and that all are in sync.
+func assertSummary(t *testing.T, r syncRun, replicas, created, updated, deleted, unchanged int) {
+	t.Helper()
+	want := make([]string, replicas)
+	for i := range want {
+		want[i] = summary(created, updated, deleted, unchanged)
+	}
+	assertSummaries(t, r, want, fmt.Sprintf("replicas: %d of %d in sync", replicas, replicas))
+}
+
+func assertSummaries(t *testing.T, r syncRun, want []string, replicas string) {
+	t.Helper()
+	if strings.Join(r.summaries, "\n") != strings.Join(want, "\n") || r.replicas != replicas {
+		t.Errorf("%s: the replicas report\n%s\n%s\nwant\n%s\n%s", r.name, strings.Join(r.summaries, "\n"), r.replicas,
+			strings.Join(want, "\n"), replicas)
+	}
+}
+
+// assertReloads checks the reloads each replica logged during the run: each replica is reloaded alone.
+func assertReloads(t *testing.T, r syncRun, want ...int) {
+	t.Helper()
+	if fmt.Sprint(r.reloads) != fmt.Sprint(want) {
+		t.Errorf("%s: the replicas logged %v reloads, want %v", r.name, r.reloads, want)
+	}
 }
 
 func assertExit(t *testing.T, r syncRun, want int) {
 	t.Helper()
 	if r.exit != want {
 		t.Errorf("%s: exit %d, want %d\n%s%s", r.name, r.exit, want, r.stdout, r.log)
-	}
-}
-
-func assertSummary(t *testing.T, r syncRun, created, updated, deleted, unchanged int) {
-	t.Helper()
-	want := fmt.Sprintf("sync: %d created, %d updated, %d deleted, %d unchanged, 0 failed", created, updated, deleted, unchanged)
-	if r.summary != want {
-		t.Errorf("%s: %q, want %q", r.name, r.summary, want)
 	}
 }
 
@@ -577,7 +762,19 @@ func checkRefused(t *testing.T, c *realkube.Cluster, kubeconfig string) {
 			_, err := core.CoreV1().Secrets("shop").Get(ctx, "edge-tls", get)
 			return err
 		}},
+		{"get Service shop/tyk-gateway (the data plane's)", true, func() error {
+			_, err := core.CoreV1().Services("shop").Get(ctx, "tyk-gateway", get)
+			return err
+		}},
+		{"list EndpointSlices of shop", true, func() error { _, err := core.DiscoveryV1().EndpointSlices("shop").List(ctx, list); return err }},
 		// Other reads.
+		{"get Service shop/orders", false, func() error { _, err := core.CoreV1().Services("shop").Get(ctx, "orders", get); return err }},
+		{"list Services of shop", false, func() error { _, err := core.CoreV1().Services("shop").List(ctx, list); return err }},
+		{"list EndpointSlices of tyk", false, func() error { _, err := core.DiscoveryV1().EndpointSlices("tyk").List(ctx, list); return err }},
+		{"get EndpointSlice shop/tyk-gateway-1", false, func() error {
+			_, err := core.DiscoveryV1().EndpointSlices("shop").Get(ctx, "tyk-gateway-1", get)
+			return err
+		}},
 		{"get Secret tyk/other", false, func() error { _, err := core.CoreV1().Secrets("tyk").Get(ctx, "other", get); return err }},
 		{"get Secret shop/other", false, func() error { _, err := core.CoreV1().Secrets("shop").Get(ctx, "other", get); return err }},
 		{"list Secrets of tyk", false, func() error { _, err := core.CoreV1().Secrets("tyk").List(ctx, list); return err }},

@@ -590,3 +590,64 @@ func TestRealTykSyncLostReload(t *testing.T) {
 		rt.table = append(rt.table, fresh.table...)
 	}
 }
+
+// TestRealTykSyncReplicas: two real Gateways sharing one Redis, as two replicas behind a data-plane Service. A
+// sync to the first alone leaves the second without the APIs (the open-source Gateway keeps what it is given to
+// itself: the finding); syncing each replica in turn, each reloaded alone, gives both the APIs, and a
+// third replica added since is filled by the next run.
+func TestRealTykSyncReplicas(t *testing.T) {
+	bins := realtyk.Find(t)
+	gs := realtyk.StartReplicas(t, bins, 2)
+	set := for54(t, renderBasic(t, "", nil).stream)
+	client := func(g *realtyk.Gateway, node bool) target.Target {
+		tg, err := target.New(target.Settings{Mode: target.ModeCE, URL: g.URL, Auth: g.Secret, NodeReload: node}, target.Options{})
+		require.NoError(t, err)
+		return tg
+	}
+	var out, log bytes.Buffer
+	rep, err := tyksync.Run(context.Background(), tyksync.Options{Set: set, Target: client(gs[0], false), Out: &out, Err: &log})
+	require.NoError(t, err)
+	require.Zero(t, rep.Failed, out.String()+log.String())
+	second, err := gs[1].LoadedIDs()
+	require.NoError(t, err)
+	assert.Empty(t, second, "the replica not written to lists no API, even after the group reload")
+	t.Logf("one URL, the first replica: %s; the second lists %d APIs", strings.TrimSpace(out.String()[strings.LastIndex(out.String(), "sync:"):]), len(second))
+
+	run := func(name string, gs []*realtyk.Gateway) ([]tyksync.ReplicaResult, []int) {
+		t.Helper()
+		var replicas []tyksync.Replica
+		before := make([]int, len(gs))
+		for i, g := range gs {
+			replicas = append(replicas, tyksync.Replica{Name: g.URL, Target: client(g, true)})
+			before[i] = g.Reloads()
+		}
+		out.Reset()
+		log.Reset()
+		res, err := tyksync.RunReplicas(context.Background(), tyksync.Options{Set: set, Out: &out, Err: &log}, replicas)
+		require.NoError(t, err)
+		reloads := make([]int, len(gs))
+		for i, g := range gs {
+			reloads[i] = g.Reloads() - before[i]
+		}
+		t.Logf("%s (reloads logged per replica %v):\n%s%s", name, reloads, out.String(), log.String())
+		return res, reloads
+	}
+	res, reloads := run("each replica in turn", gs)
+	for i, r := range res {
+		assert.False(t, r.Failed(), "replica %d", i+1)
+	}
+	assert.Equal(t, 0, res[0].Report.Plan.Count(plan.Create), "the first replica had them")
+	assert.Equal(t, len(set.APIs), res[1].Report.Plan.Count(plan.Create), "the second replica is given them")
+	assert.Equal(t, []int{0, 1}, reloads, "the second replica alone reloads")
+	for _, g := range gs {
+		ids, err := g.LoadedIDs()
+		require.NoError(t, err)
+		assert.Len(t, ids, len(set.APIs))
+	}
+
+	gs = append(gs, gs[0].AddReplica(t, bins))
+	res, reloads = run("a third replica added", gs)
+	assert.Equal(t, len(set.APIs), res[2].Report.Plan.Count(plan.Create))
+	assert.Equal(t, []int{0, 0, 1}, reloads)
+	assert.Contains(t, out.String(), "replicas: 3 of 3 in sync")
+}

@@ -343,7 +343,7 @@ func (f *Fake) handle(w http.ResponseWriter, r *http.Request, body []byte) {
 		f.addCert(w, r, body)
 	case strings.HasPrefix(path, certs+"/") && r.Method == http.MethodGet:
 		f.getCert(w, strings.TrimPrefix(path, certs+"/"))
-	case f.Mode == target.ModeCE && path == "/tyk/reload/group" && r.Method == http.MethodGet:
+	case f.Mode == target.ModeCE && (path == "/tyk/reload/group" || path == "/tyk/reload") && r.Method == http.MethodGet:
 		f.mu.Lock()
 		f.loaded = make(map[string][]byte, len(f.stored))
 		for k, v := range f.stored {
