@@ -9,8 +9,8 @@
 // and lists only what it has loaded, so changes show after GET /tyk/reload/group or /tyk/reload; it returns
 // stored APIs with `servers` regenerated from the custom domain and listen path and `components: {}` added; a
 // create of an ID it has overwrites; a delete of an API whose file is gone but which is still loaded answers
-// 500 "Delete failed"; /hello says Version. Certificates get Tyk's IDs (the org followed by the hex SHA-256 of the leaf
-// certificate's DER bytes); a second upload of one is refused with 403 "... already exists".
+// 500 "Delete failed"; /hello says Version. Certificates get Tyk's IDs (the org followed by the hex SHA-256 of
+// the leaf certificate's DER bytes); a second upload of one is refused with 403 "... already exists".
 //
 // Failures can be injected: FailRate makes that share of calls fail (a 500, 502, 503 or 429 before the call is
 // handled, a dropped connection, or a 502 after it was handled, so that the answer is lost but the change was
