@@ -1,6 +1,7 @@
 package sync
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"sort"
@@ -36,7 +37,7 @@ func settle(ctx context.Context, o Options, rep *Report) string {
 		if err == nil {
 			pending, shown = notServed(rep, actual)
 			if len(pending) == 0 {
-				return fmt.Sprintf("ok (the Gateway serves the new set after %s%s)",
+				return fmt.Sprintf("ok (the Gateway serves the new set after %s)%s",
 					time.Since(start).Round(10*time.Millisecond), asked(requests, notes))
 			}
 		} else {
@@ -68,24 +69,26 @@ func settle(ctx context.Context, o Options, rep *Report) string {
 		t.Stop()
 		pause = min(2*pause, time.Second)
 	}
-	return fmt.Sprintf("failed: the Gateway does not serve what it was given %s after the reload, and the run "+
-		"stopped waiting%s: %s", o.Settle, asked(requests, notes), strings.Join(pending, "; "))
+	return fmt.Sprintf("failed: the Gateway does not serve what it was given %s after the reload%s, and the run "+
+		"stopped waiting: %s", o.Settle, asked(requests, notes), strings.Join(pending, "; "))
 }
 
 // asked says how often the reload was asked for, when more than once.
 func asked(requests int, notes []string) string {
-	s := ""
+	var parts []string
 	if requests > 1 {
-		s = fmt.Sprintf("; the reload was asked for %d times, the Gateway showing none of the changes until then", requests)
+		parts = append(parts, fmt.Sprintf("the reload was asked for %d times, the Gateway showing none of the changes until then", requests))
 	}
-	if len(notes) > 0 {
-		s += "; " + strings.Join(notes, "; ")
+	parts = append(parts, notes...)
+	if len(parts) == 0 {
+		return ""
 	}
-	return s
+	return " (" + strings.Join(parts, "; ") + ")"
 }
 
 // notServed lists what the listing does not show yet of what the run did, and how many of the run's changes
-// (creates, updates and deletes) it shows.
+// it shows at all: an API created that is listed, one updated that is listed otherwise than before the run, one
+// deleted that is gone (an API that Tyk lists otherwise than it was sent, as some releases do, counts as shown).
 func notServed(rep *Report, actual []plan.Actual) (pending []string, shown int) {
 	listed := make(map[string][]byte, len(actual))
 	for _, a := range actual {
@@ -96,7 +99,7 @@ func notServed(rep *Report, actual []plan.Actual) (pending []string, shown int) 
 			continue
 		}
 		doc, ok := listed[it.ID]
-		n := len(pending)
+		before, was := rep.before[it.ID]
 		switch it.Action {
 		case plan.Create, plan.Update:
 			if !ok {
@@ -104,18 +107,19 @@ func notServed(rep *Report, actual []plan.Actual) (pending []string, shown int) 
 			} else if !plan.Equal(it.Body, doc) {
 				pending = append(pending, it.ID+" loaded, but not as sent")
 			}
+			if ok && (!was || !bytes.Equal(before, doc)) {
+				shown++
+			}
 		case plan.Unchanged:
 			if !ok {
 				pending = append(pending, it.ID+" no longer loaded")
 			}
-			continue
 		case plan.Delete:
 			if ok {
 				pending = append(pending, it.ID+" still loaded")
+			} else {
+				shown++
 			}
-		}
-		if len(pending) == n {
-			shown++
 		}
 	}
 	sort.Strings(pending)
