@@ -12,11 +12,12 @@ import (
 )
 
 // reloadAgainAt are the points of the wait, as shares of o.Settle, at which the run asks for the reload again
-// when the Gateway still shows none of the run's changes (2 s, 5 s and 10 s into the default 30 s wait): a
+// when the Gateway still shows none of the run's changes (5 s, 10 s and 15 s into the default 30 s wait; a
+// reload the 5.4 line makes shows after 0.35 s to 1.6 s, its reload loop ticking every second): a
 // Gateway that has just started can accept a group reload and never make it (its pub/sub subscription is not up
 // yet; seen on the 5.4 line, ../shared/tyk/README.md), and asking again is harmless, since a reload only loads
 // the files the Gateway has. Three more requests at most.
-var reloadAgainAt = []float64{1.0 / 15, 1.0 / 6, 1.0 / 3}
+var reloadAgainAt = []float64{1.0 / 6, 1.0 / 3, 1.0 / 2}
 
 // settle waits until the Gateway serves what the run gave it, and returns the reload's outcome. The Gateway
 // lists what it has loaded, and its reload is asynchronous: a run that ended at the reload would leave the next
