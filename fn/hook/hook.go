@@ -113,8 +113,9 @@ func Build(h config.SyncHook, controllerName string, inv *inventory.Inventory, a
 	if oc := inv.OperatorContexts[ctxKey]; oc == nil {
 		results = append(results, &framework.Result{Severity: framework.Warning, Field: &framework.Field{Path: "spec.syncHook.context"},
 			Message: fmt.Sprintf("spec.syncHook: OperatorContext %s is not in the input, so the hook's Role cannot name the "+
-				"Secret of its secretRef; if it has one, give the OperatorContext as input or grant ServiceAccount %s/%s get on "+
-				"that Secret", ctxKey, jobNS, Name)})
+				"Secret of its secretRef, nor the data-plane Service of its spec.dataPlane; give the OperatorContext as input, "+
+				"or grant ServiceAccount %s/%s get on that Secret (and, for an open-source data plane, get on that Service and "+
+				"list on EndpointSlices in %s)", ctxKey, jobNS, Name, ctxKey.Namespace)})
 	} else {
 		if ref := oc.Spec.SecretRef; ref != nil && ref.Name != "" {
 			ns := ref.Namespace
