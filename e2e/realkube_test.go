@@ -20,6 +20,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/kio/filters"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/gateway2tyk/gateway2tyk/e2e/internal/localproc"
 	"github.com/gateway2tyk/gateway2tyk/e2e/modcache"
 	"github.com/gateway2tyk/gateway2tyk/e2e/realkube"
 	"github.com/gateway2tyk/gateway2tyk/fn/apiserver"
@@ -102,7 +103,8 @@ func channelCRDs(t *testing.T, channel apiserver.Channel) []*apiextensionsv1.Cus
 // Gateway API CRDs give them (conditions).
 func tykCRDs(t *testing.T, conditions *apiextensionsv1.JSONSchemaProps) []*apiextensionsv1.CustomResourceDefinition {
 	t.Helper()
-	dir := filepath.Join(repoRoot(t), "..", "shared", "tyk", "operator-1.4.2-crds")
+	// $TYK_OPERATOR_CRDS names the folder for a checkout that is not beside the shared folder (a git worktree).
+	dir := localproc.EnvOr("TYK_OPERATOR_CRDS", filepath.Join(repoRoot(t), "..", "shared", "tyk", "operator-1.4.2-crds"))
 	files, _ := filepath.Glob(filepath.Join(dir, "*.yaml"))
 	if len(files) == 0 {
 		// Tyk's CRDs are reference material beside the repository, not in it (CI has them).

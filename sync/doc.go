@@ -15,8 +15,13 @@
 //  2. creates and updates, then deletes, at most Concurrency calls at a time;
 //  3. for the open-source Gateway, one group reload when anything changed, and then a bounded wait (Settle)
 //     until the Gateway lists what it was given: the reload is asynchronous, and a run that ended before it
-//     would leave the next run a listing without the APIs just created. A wait that runs out is reported as a
-//     failed reload.
+//     would leave the next run a listing without the APIs just created. While the Gateway shows none of the
+//     changes, the reload is asked for again (at most three times more: a just-started Gateway can lose a
+//     group reload). A wait that runs out is reported as a failed reload.
+//
+// RunReplicas runs the sync on each replica of an open-source data plane in turn (the Gateways behind its
+// Service, or several --url): a Gateway keeps what it is given to itself, so each is planned, written,
+// reloaded alone and checked.
 //
 // Every action is tried, even after another failed; the table shows each outcome and the run fails when any
 // action failed. Nothing is planned, so nothing at all is changed, when the listing of the target failed or was

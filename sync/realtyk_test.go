@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"path/filepath"
 	"sort"
@@ -159,7 +160,9 @@ type observer struct {
 	calls   []string
 	answers []string              // "METHOD path: status" of each request that got an answer
 	before  func(r *http.Request) // called before a request is sent
-	next    http.RoundTripper
+	// answer, when it returns an answer, is that answer instead of the Gateway's: the request is not sent.
+	answer func(r *http.Request) *http.Response
+	next   http.RoundTripper
 }
 
 func newObserver() *observer {
@@ -169,10 +172,15 @@ func newObserver() *observer {
 func (o *observer) RoundTrip(r *http.Request) (*http.Response, error) {
 	o.mu.Lock()
 	o.calls = append(o.calls, r.Method+" "+r.URL.Path)
-	before := o.before
+	before, answer := o.before, o.answer
 	o.mu.Unlock()
 	if before != nil {
 		before(r)
+	}
+	if answer != nil {
+		if resp := answer(r); resp != nil {
+			return resp, nil
+		}
 	}
 	resp, err := o.next.RoundTrip(r)
 	if err == nil {
@@ -531,4 +539,115 @@ func TestRealTykSyncFaults(t *testing.T) {
 	assert.Equal(t, len(v2.APIs), r.done(plan.Unchanged))
 	assert.Empty(t, writes(r.calls))
 	assert.Zero(t, r.reloads, "the Gateway did not reload")
+}
+
+// lostReload answers the first group reload request itself, as the Gateway accepts a group reload it then never
+// makes (its log says "Group reload accepted." and no "Reloading endpoints": the pub/sub message is lost, seen on a
+// 5.4-line Gateway that had just started); the request never reaches the Gateway, which therefore does not reload.
+func lostReload() func(r *http.Request) *http.Response {
+	var once gosync.Once
+	return func(r *http.Request) *http.Response {
+		var resp *http.Response
+		if r.URL.Path == "/tyk/reload/group" {
+			once.Do(func() {
+				resp = &http.Response{StatusCode: http.StatusOK, Header: http.Header{"Content-Type": {"application/json"}},
+					Body: io.NopCloser(strings.NewReader(`{"status":"ok","message":""}`)), Request: r}
+			})
+		}
+		return resp
+	}
+}
+
+// TestRealTykSyncLostReload: a reload the Gateway never makes is asked for again while the Gateway shows none of
+// the run's changes, and the run succeeds; on Gateways started just before the sync, every first sync succeeds.
+func TestRealTykSyncLostReload(t *testing.T) {
+	basic := renderBasic(t, "", nil)
+	rt := startReal(t)
+	defer rt.printTable(t)
+	rt.obs.answer = lostReload()
+	set := for54(t, basic.stream)
+	r := rt.sync(t, "1 just started, the first reload lost", set, 0)
+	rt.obs.answer = nil
+	require.NoError(t, r.err)
+	assert.Zero(t, r.rep.Failed, r.out+r.log)
+	assert.Equal(t, 2, count(r.calls, "GET /tyk/reload/group"), "the reload is asked for again once")
+	assert.Equal(t, 1, r.reloads, "the Gateway reloaded once: on the second request")
+	assert.Contains(t, r.out, "the reload was asked for 2 times")
+	rt.requireServes(t, set, "petstore")
+	r = rt.sync(t, "2 right after", for54(t, basic.stream), 0)
+	require.NoError(t, r.err)
+	assert.Equal(t, len(set.APIs), r.done(plan.Unchanged))
+	assert.Zero(t, r.reloads)
+
+	// Gateways started just before the sync, nothing lost on purpose: a pub/sub message lost for real is asked
+	// for again the same way.
+	for i := range 2 {
+		fresh := startReal(t)
+		r := fresh.sync(t, fmt.Sprintf("fresh Gateway %d, synced as soon as /hello passes", i+1), for54(t, basic.stream), 0)
+		require.NoError(t, r.err)
+		assert.Zero(t, r.rep.Failed, r.out+r.log)
+		fresh.requireServes(t, set, "petstore")
+		rt.table = append(rt.table, fresh.table...)
+	}
+}
+
+// TestRealTykSyncReplicas: two real Gateways sharing one Redis, as two replicas behind a data-plane Service. A
+// sync to the first alone leaves the second without the APIs (the open-source Gateway keeps what it is given to
+// itself: the issue's finding); syncing each replica in turn, each reloaded alone, gives both the APIs, and a
+// third replica added since is filled by the next run.
+func TestRealTykSyncReplicas(t *testing.T) {
+	bins := realtyk.Find(t)
+	gs := realtyk.StartReplicas(t, bins, 2)
+	set := for54(t, renderBasic(t, "", nil).stream)
+	client := func(g *realtyk.Gateway, node bool) target.Target {
+		tg, err := target.New(target.Settings{Mode: target.ModeCE, URL: g.URL, Auth: g.Secret, NodeReload: node}, target.Options{})
+		require.NoError(t, err)
+		return tg
+	}
+	var out, log bytes.Buffer
+	rep, err := tyksync.Run(context.Background(), tyksync.Options{Set: set, Target: client(gs[0], false), Out: &out, Err: &log})
+	require.NoError(t, err)
+	require.Zero(t, rep.Failed, out.String()+log.String())
+	second, err := gs[1].LoadedIDs()
+	require.NoError(t, err)
+	assert.Empty(t, second, "the replica not written to lists no API, even after the group reload")
+	t.Logf("one URL, the first replica: %s; the second lists %d APIs", strings.TrimSpace(out.String()[strings.LastIndex(out.String(), "sync:"):]), len(second))
+
+	run := func(name string, gs []*realtyk.Gateway) ([]tyksync.ReplicaResult, []int) {
+		t.Helper()
+		var replicas []tyksync.Replica
+		before := make([]int, len(gs))
+		for i, g := range gs {
+			replicas = append(replicas, tyksync.Replica{Name: g.URL, Target: client(g, true)})
+			before[i] = g.Reloads()
+		}
+		out.Reset()
+		log.Reset()
+		res, err := tyksync.RunReplicas(context.Background(), tyksync.Options{Set: set, Out: &out, Err: &log}, replicas)
+		require.NoError(t, err)
+		reloads := make([]int, len(gs))
+		for i, g := range gs {
+			reloads[i] = g.Reloads() - before[i]
+		}
+		t.Logf("%s (reloads logged per replica %v):\n%s%s", name, reloads, out.String(), log.String())
+		return res, reloads
+	}
+	res, reloads := run("each replica in turn", gs)
+	for i, r := range res {
+		assert.False(t, r.Failed(), "replica %d", i+1)
+	}
+	assert.Equal(t, 0, res[0].Report.Plan.Count(plan.Create), "the first replica had them")
+	assert.Equal(t, len(set.APIs), res[1].Report.Plan.Count(plan.Create), "the second replica is given them")
+	assert.Equal(t, []int{0, 1}, reloads, "the second replica alone reloads")
+	for _, g := range gs {
+		ids, err := g.LoadedIDs()
+		require.NoError(t, err)
+		assert.Len(t, ids, len(set.APIs))
+	}
+
+	gs = append(gs, gs[0].AddReplica(t, bins))
+	res, reloads = run("a third replica added", gs)
+	assert.Equal(t, len(set.APIs), res[2].Report.Plan.Count(plan.Create))
+	assert.Equal(t, []int{0, 0, 1}, reloads)
+	assert.Contains(t, out.String(), "replicas: 3 of 3 in sync")
 }

@@ -74,6 +74,8 @@ type Report struct {
 	Certs  []CertRow
 	Reload string // the reload's outcome (and the wait for it), "" when none was made
 	Failed int    // failed actions (APIs, certificates and the reload)
+
+	before map[string][]byte // the target's listing the plan was made from, by API ID
 }
 
 // ErrDeletesAll is returned (wrapped), before any change, for a plan that would delete every API the sync manages
@@ -116,7 +118,10 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		return nil, fmt.Errorf("%w (%d APIs on %s): nothing was changed; give --allow-empty if that is meant",
 			ErrDeletesAll, deletes, o.Target.Describe())
 	}
-	rep := &Report{Plan: p}
+	rep := &Report{Plan: p, before: make(map[string][]byte, len(actual))}
+	for _, a := range actual {
+		rep.before[a.ID] = a.Document
+	}
 	certs := source.Certificates(o.Set)
 	rep.Rows = make([]Row, len(p.Items))
 	for i, it := range p.Items {

@@ -719,3 +719,63 @@ func TestDashboardClassicAPIs(t *testing.T) {
 	assert.Equal(t, want(plan.Delete, apis[1:]...), actions(r.rep))
 	assert.Equal(t, []string{"classic-orders", apis[0].ID()}, f.Classic())
 }
+
+func settleFor(d time.Duration) runOpt {
+	return func(o *tyksync.Options, _ *target.Options) { o.Settle = d }
+}
+
+// lostReloads makes the fake Gateway accept the first n group reloads without making them, as a Gateway that has
+// just started can (its pub/sub subscription not up yet); it returns the count of reload requests.
+func lostReloads(f *targettest.Fake, n int) func() int {
+	var mu gosync.Mutex
+	seen := 0
+	f.Inject = func(method, path string) int {
+		if path != "/tyk/reload/group" {
+			return 0
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		seen++
+		if seen <= n {
+			return http.StatusOK
+		}
+		return 0
+	}
+	return func() int { mu.Lock(); defer mu.Unlock(); return seen }
+}
+
+// TestLostReloadAskedAgain: while the Gateway shows none of the run's changes, the run asks for the reload
+// again, and the run succeeds once a reload is made.
+func TestLostReloadAskedAgain(t *testing.T) {
+	f := targettest.NewGateway(t)
+	requests := lostReloads(f, 2)
+	r := syncRun(t, f, stream(shop()), settleFor(3*time.Second))
+	require.NoError(t, r.err)
+	assert.Zero(t, r.rep.Failed, r.out+r.log)
+	assert.Equal(t, 3, requests(), "the reload is asked for again twice")
+	assert.Contains(t, r.rep.Reload, "the reload was asked for 3 times")
+	requireMatches(t, f, shop())
+}
+
+// TestLostReloadAskedAgainBounded: a Gateway that never reloads is asked four times in all, then the run fails.
+func TestLostReloadAskedAgainBounded(t *testing.T) {
+	f := targettest.NewGateway(t)
+	requests := lostReloads(f, 100)
+	r := syncRun(t, f, stream(shop()), settleFor(600*time.Millisecond))
+	require.NoError(t, r.err)
+	assert.Equal(t, 4, requests())
+	assert.Equal(t, 1, r.rep.Failed)
+	assert.Contains(t, r.rep.Reload, "failed: the Gateway does not serve what it was given 600ms after the reload")
+	assert.Contains(t, r.rep.Reload, "asked for 4 times")
+}
+
+// TestReloadNotAskedAgainWhenShown: a reload that shows is not asked for again, even when the wait is long.
+func TestReloadNotAskedAgainWhenShown(t *testing.T) {
+	f := targettest.NewGateway(t)
+	requests := lostReloads(f, 0)
+	r := syncRun(t, f, stream(shop()), settleFor(3*time.Second))
+	require.NoError(t, r.err)
+	assert.Zero(t, r.rep.Failed)
+	assert.Equal(t, 1, requests())
+	assert.NotContains(t, r.rep.Reload, "asked for")
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"os/signal"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/util/validation"
 
+	"github.com/gateway2tyk/gateway2tyk/fn/tykapi"
 	tyksync "github.com/gateway2tyk/gateway2tyk/sync"
 	"github.com/gateway2tyk/gateway2tyk/sync/kube"
 	"github.com/gateway2tyk/gateway2tyk/sync/plan"
@@ -30,7 +32,7 @@ var (
 
 type syncFlags struct {
 	from, kubeconfig, context string
-	namespaces                []string
+	namespaces, urls          []string
 	dryRun, check, allowEmpty bool
 	output                    string
 	target                    tyksync.Flags
@@ -66,7 +68,8 @@ func newSyncCommand() *cobra.Command {
 	fl := cmd.Flags()
 	fl.StringVar(&f.from, "from", "", "read the rendered objects from FILE, or - for stdin, instead of the cluster")
 	fl.StringVar(&f.target.Mode, "mode", "", "the target: pro (Tyk Dashboard) or ce (open-source Tyk Gateway)")
-	fl.StringVar(&f.target.URL, "url", "", "the Dashboard's or the Gateway's URL")
+	fl.StringArrayVar(&f.urls, "url", nil, "the Dashboard's or the Gateway's URL; in ce mode, repeat it to sync "+
+		"several Gateways (replicas) each in turn")
 	fl.StringVar(&f.target.Auth, "auth", "", "the Dashboard API key or the Gateway secret (prefer TYK_AUTH: flags show in process lists)")
 	fl.StringVar(&f.target.Org, "org", "", "the Tyk organisation ID")
 	fl.StringVar(&f.context, "context", "", "the OperatorContext NAMESPACE/NAME whose settings (env, or its Secret) to use")
@@ -127,9 +130,14 @@ func runSync(ctx context.Context, cmd *cobra.Command, f syncFlags) error {
 		}
 	}
 
+	if len(f.urls) > 0 {
+		f.target.URL = f.urls[0]
+	}
 	var fromContext map[string]string
+	var oc *tykapi.OperatorContext
 	if f.context != "" {
-		oc, err := cluster.OperatorContext(ctx, ctxNS, ctxName)
+		var err error
+		oc, err = cluster.OperatorContext(ctx, ctxNS, ctxName)
 		if err != nil {
 			return failed(stderr, "sync: --context: %v", err)
 		}
@@ -159,6 +167,19 @@ func runSync(ctx context.Context, cmd *cobra.Command, f syncFlags) error {
 	if err != nil {
 		return usage("sync: %v", err)
 	}
+	for _, u := range f.urls[min(1, len(f.urls)):] {
+		s := settings
+		s.URL = u
+		if _, err := target.New(s, targetOptions); err != nil {
+			return usage("sync: --url %s: %v", u, err)
+		}
+	}
+	if len(f.urls) > 1 && settings.Mode != target.ModeCE {
+		return usage("sync: several --url are for open-source Gateways (mode ce); the Dashboard (mode pro) pushes to its Gateways itself")
+	}
+	if len(f.urls) > 1 && f.check {
+		return usage("sync: --check compares one target: give one --url")
+	}
 
 	var set *source.Set
 	switch f.from {
@@ -185,6 +206,10 @@ func runSync(ctx context.Context, cmd *cobra.Command, f syncFlags) error {
 	if f.check {
 		return runCheck(ctx, cmd, f, set, tgt, scope)
 	}
+	replicas, err := syncReplicas(ctx, cmd, f, cluster, oc, ctxNS, settings)
+	if err != nil {
+		return err
+	}
 	// A failed render prints nothing, and a pipeline without pipefail hands sync the empty stream: pruning to it
 	// would delete every API. Nothing has been asked of Tyk yet.
 	if len(set.APIs) == 0 && len(set.Problems) == 0 && !f.allowEmpty {
@@ -196,10 +221,26 @@ func runSync(ctx context.Context, cmd *cobra.Command, f syncFlags) error {
 			"gateway2tyk's output): nothing was changed; --allow-empty syncs it, deleting every API gateway2tyk "+
 			"manages on the target", from)
 	}
-	rep, err := tyksync.Run(ctx, tyksync.Options{
+	opts := tyksync.Options{
 		Set: set, Target: tgt, Scope: scope, DryRun: f.dryRun, Org: settings.Org, TykVersion: f.tykVersion, Settle: f.wait,
 		AllowDeleteAll: f.allowEmpty, Out: cmd.OutOrStdout(), Err: stderr,
-	})
+	}
+	if replicas != nil {
+		results, err := tyksync.RunReplicas(ctx, opts, replicas)
+		if errors.Is(err, tyksync.ErrDeletesAll) {
+			return usage("sync: %v", err)
+		}
+		for _, r := range results {
+			if r.Failed() {
+				return &reportedError{errors.New("sync: some replicas failed")}
+			}
+		}
+		if len(set.Problems) > 0 && !f.dryRun {
+			return &reportedError{errors.New("sync: some rendered ConfigMaps cannot be read")}
+		}
+		return nil
+	}
+	rep, err := tyksync.Run(ctx, opts)
 	if errors.Is(err, tyksync.ErrDeletesAll) {
 		return usage("sync: %v", err)
 	}
@@ -210,6 +251,54 @@ func runSync(ctx context.Context, cmd *cobra.Command, f syncFlags) error {
 		return &reportedError{errors.New("sync: some actions failed")}
 	}
 	return nil
+}
+
+// syncReplicas returns the Gateways to sync each in turn, or nil for the one target of the settings: in ce mode,
+// the URLs of several --url flags, or else, when the OperatorContext of --context names a data-plane Service
+// (spec.dataPlane.serviceRef, in its own namespace) and no --url is given, the ready endpoints of that Service
+// read in the cluster. An open-source Gateway keeps what it is given to itself, so that a write through the
+// Service reaches one replica only.
+func syncReplicas(ctx context.Context, cmd *cobra.Command, f syncFlags, cluster *kube.Cluster, oc *tykapi.OperatorContext,
+	ctxNS string, settings target.Settings) ([]tyksync.Replica, error) {
+	var eps []kube.Endpoint
+	switch {
+	case len(f.urls) > 1:
+		for _, u := range f.urls {
+			eps = append(eps, kube.Endpoint{URL: u, From: "--url"})
+		}
+	case len(f.urls) == 0 && settings.Mode == target.ModeCE && oc != nil && oc.Spec.DataPlane != nil &&
+		oc.Spec.DataPlane.ServiceRef != nil && oc.Spec.DataPlane.ServiceRef.Name != "":
+		base, err := url.Parse(settings.URL)
+		if err != nil {
+			return nil, usage("sync: the Tyk URL %q: %v", settings.URL, err)
+		}
+		svc := oc.Spec.DataPlane.ServiceRef.Name
+		ready, notReady, err := cluster.Replicas(ctx, ctxNS, svc, base)
+		if err != nil {
+			return nil, failed(cmd.ErrOrStderr(), "sync: --context %s, spec.dataPlane.serviceRef: %v; nothing was changed", f.context, err)
+		}
+		for _, n := range notReady {
+			fmt.Fprintf(cmd.ErrOrStderr(), "gateway2tyk sync: %s is not ready: not synced (the next run syncs it once it is)\n", n)
+		}
+		if len(ready) == 0 {
+			return nil, failed(cmd.ErrOrStderr(), "sync: --context %s: Service %s/%s has no ready endpoint: nothing was changed",
+				f.context, ctxNS, svc)
+		}
+		eps = ready
+	default:
+		return nil, nil
+	}
+	replicas := make([]tyksync.Replica, len(eps))
+	for i, ep := range eps {
+		s := settings
+		s.URL, s.NodeReload = ep.URL, true
+		tgt, err := target.New(s, targetOptions)
+		if err != nil {
+			return nil, usage("sync: %s: %v", ep.From, err)
+		}
+		replicas[i] = tyksync.Replica{Name: tgt.Describe() + " (" + ep.From + ")", Target: tgt}
+	}
+	return replicas, nil
 }
 
 // runCheck is sync --check: the drift report in the format -o names; exit status 1 on drift, or when a rendered

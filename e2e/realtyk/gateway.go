@@ -25,7 +25,8 @@ const RequiredEnv = "GATEWAY2TYK_REAL_TYK"
 // Gateway is a running Tyk Gateway with its own Redis and upstream proxy, stopped when the test ends.
 type Gateway struct {
 	// URL is the Gateway's address on loopback (http://127.0.0.1:PORT), for both the APIs and its own /tyk API.
-	URL string
+	URL  string
+	Port int
 	// Secret is the Gateway API secret (x-tyk-authorization).
 	Secret string
 	// Version is the Gateway's release: TYK_GATEWAY_VERSION when set, else what its /hello says.
@@ -36,6 +37,7 @@ type Gateway struct {
 	upstreams *upstreamProxy
 	client    *http.Client
 	logPath   string
+	redisPort int
 
 	// The running process, replaced by Restart.
 	bin, conf, dir string
@@ -87,13 +89,36 @@ func Find(t testing.TB) Binaries {
 // answers /hello, and stops all three when t ends. The Gateway's log is printed when t fails.
 func Start(t testing.TB, bins Binaries) *Gateway {
 	t.Helper()
+	return startOn(t, bins, startRedis(t, bins.Redis, t.TempDir()))
+}
+
+// StartReplicas runs n Gateways that share one Redis, as the replicas of a data plane behind one Service do:
+// each has its own port, API files (app_path) and upstream proxy, and a group reload reaches all of them.
+func StartReplicas(t testing.TB, bins Binaries, n int) []*Gateway {
+	t.Helper()
+	redisPort := startRedis(t, bins.Redis, t.TempDir())
+	out := make([]*Gateway, n)
+	for i := range out {
+		out[i] = startOn(t, bins, redisPort)
+	}
+	return out
+}
+
+// AddReplica starts one more Gateway on the Redis of g, empty, as a replica added to a data plane.
+func (g *Gateway) AddReplica(t testing.TB, bins Binaries) *Gateway {
+	t.Helper()
+	return startOn(t, bins, g.redisPort)
+}
+
+func startOn(t testing.TB, bins Binaries, redisPort int) *Gateway {
+	t.Helper()
 	dir := t.TempDir()
-	redisPort := startRedis(t, bins.Redis, dir)
 	up := startUpstreamProxy(t)
 
 	port := localproc.FreePort()
 	g := &Gateway{
 		URL:       "http://127.0.0.1:" + strconv.Itoa(port),
+		Port:      port,
 		Secret:    "gateway2tyk-test-secret",
 		upstreams: up,
 		// No proxy and no redirects for the client: it talks to the Gateway on loopback and reports what the
@@ -103,7 +128,8 @@ func Start(t testing.TB, bins Binaries) *Gateway {
 			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 			Timeout:       20 * time.Second,
 		},
-		logPath: filepath.Join(dir, "tyk.log"),
+		logPath:   filepath.Join(dir, "tyk.log"),
+		redisPort: redisPort,
 	}
 	g.bin, g.conf, g.dir, g.proxyAddr = bins.Tyk, filepath.Join(dir, "tyk.conf"), dir, up.addr
 	writeJSON(t, g.conf, gatewayConfig(g, port, redisPort, bins.Templates, dir))

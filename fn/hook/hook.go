@@ -9,7 +9,10 @@
 //     labelled app.kubernetes.io/managed-by=gateway2tyk;
 //   - get on the OperatorContext it uses and on the Secret of its secretRef (by name);
 //   - get on the Gateways of the rendered APIs that have HTTPS listeners, and on the listeners' certificate
-//     Secrets (by name), so that it can upload the certificates the render never outputs.
+//     Secrets (by name), so that it can upload the certificates the render never outputs;
+//   - when the OperatorContext names a data-plane Service (spec.dataPlane.serviceRef) and is not in pro mode:
+//     get on that Service (by name) and list on the EndpointSlices of its namespace, so that the sync can
+//     push to every ready Gateway behind it (an open-source Gateway keeps what it is given to itself).
 //
 // The Role objects are plain resources (created in Argo CD's Sync phase, before the PostSync hook runs); only
 // the Job is a hook. Every object is labelled app.kubernetes.io/managed-by: gateway2tyk and
@@ -110,14 +113,25 @@ func Build(h config.SyncHook, controllerName string, inv *inventory.Inventory, a
 	if oc := inv.OperatorContexts[ctxKey]; oc == nil {
 		results = append(results, &framework.Result{Severity: framework.Warning, Field: &framework.Field{Path: "spec.syncHook.context"},
 			Message: fmt.Sprintf("spec.syncHook: OperatorContext %s is not in the input, so the hook's Role cannot name the "+
-				"Secret of its secretRef; if it has one, give the OperatorContext as input or grant ServiceAccount %s/%s get on "+
-				"that Secret", ctxKey, jobNS, Name)})
-	} else if ref := oc.Spec.SecretRef; ref != nil && ref.Name != "" {
-		ns := ref.Namespace
-		if ns == "" {
-			ns = ctxKey.Namespace
+				"Secret of its secretRef, nor the data-plane Service of its spec.dataPlane; give the OperatorContext as input, "+
+				"or grant ServiceAccount %s/%s get on that Secret (and, for an open-source data plane, get on that Service and "+
+				"list on EndpointSlices in %s)", ctxKey, jobNS, Name, ctxKey.Namespace)})
+	} else {
+		if ref := oc.Spec.SecretRef; ref != nil && ref.Name != "" {
+			ns := ref.Namespace
+			if ns == "" {
+				ns = ctxKey.Namespace
+			}
+			perms.at(ns).secrets[ref.Name] = true
 		}
-		perms.at(ns).secrets[ref.Name] = true
+		// An open-source data plane's replicas are synced each: the sync reads the Service's ports and its
+		// EndpointSlices (found by the real API server: without them it refused the sync's first read).
+		if dp := oc.Spec.DataPlane; dp != nil && dp.ServiceRef != nil && dp.ServiceRef.Name != "" &&
+			(oc.Spec.Env == nil || !strings.EqualFold(oc.Spec.Env.Mode, "pro")) {
+			g := perms.at(ctxKey.Namespace)
+			g.services[dp.ServiceRef.Name] = true
+			g.endpointSlices = true
+		}
 	}
 	for _, gw := range gateways(apis) {
 		for _, secret := range inventory.CertificateSecrets(gw) {
@@ -216,8 +230,8 @@ func gateways(apis []API) []*gwv1.Gateway {
 
 // grant is what the hook may read in one namespace.
 type grant struct {
-	configMaps                  bool
-	gateways, secrets, contexts map[string]bool
+	configMaps, endpointSlices            bool
+	gateways, secrets, contexts, services map[string]bool
 }
 
 type permissions map[string]*grant
@@ -225,7 +239,7 @@ type permissions map[string]*grant
 func (p permissions) at(ns string) *grant {
 	g := p[ns]
 	if g == nil {
-		g = &grant{gateways: map[string]bool{}, secrets: map[string]bool{}, contexts: map[string]bool{}}
+		g = &grant{gateways: map[string]bool{}, secrets: map[string]bool{}, contexts: map[string]bool{}, services: map[string]bool{}}
 		p[ns] = g
 	}
 	return g
@@ -283,6 +297,13 @@ func role(ns string, g *grant) map[string]any {
 	named(tykapi.Group, "operatorcontexts", g.contexts)
 	named(gwv1.GroupName, "gateways", g.gateways)
 	named("", "secrets", g.secrets)
+	named("", "services", g.services)
+	if g.endpointSlices {
+		// RBAC cannot limit a list to a label selector either: the sync lists those of the data-plane Service
+		// (kubernetes.io/service-name), but may read every EndpointSlice here (addresses and ports, no secret).
+		rules = append(rules, map[string]any{"apiGroups": []any{"discovery.k8s.io"}, "resources": []any{"endpointslices"},
+			"verbs": []any{"list"}})
+	}
 	return map[string]any{"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "Role", "metadata": metadata(ns),
 		"rules": rules}
 }

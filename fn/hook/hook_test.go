@@ -186,3 +186,28 @@ functionConfig: {apiVersion: gateway2tyk.io/v1alpha1, kind: RenderConfig, metada
 	require.NotEmpty(t, rl.Results)
 	assert.Contains(t, rl.Results[len(rl.Results)-1].Message, "the hook is not emitted")
 }
+
+// TestDataPlaneService: a context naming a data-plane Service (not in pro mode) gives the hook get on that Service
+// and list on the EndpointSlices of the context's namespace, so that the sync reaches every replica; in pro
+// mode the Dashboard reaches its Gateways itself, and nothing is added.
+func TestDataPlaneService(t *testing.T) {
+	for mode, want := range map[string]bool{"ce": true, "pro": false} {
+		in := strings.Replace(input(t),
+			"      env: {mode: pro, url: \"http://dashboard.tyk.svc.cluster.local:3000\", org: 5e9d9544a1dcd60001d0ed20}\n",
+			"      env: {mode: "+mode+", url: \"http://tyk-gateway.tyk.svc:8080\"}\n      dataPlane: {serviceRef: {name: tyk-gateway}}\n", 1)
+		require.NotEqual(t, input(t), in)
+		rl := render(t, in)
+		var rules []string
+		for _, n := range hookObjects(rl.Items) {
+			if n.GetKind() == "Role" && n.GetNamespace() == "tyk" {
+				s, err := n.Pipe(yaml.Lookup("rules"))
+				require.NoError(t, err)
+				rules = append(rules, s.MustString())
+			}
+		}
+		require.Len(t, rules, 1, mode)
+		got := rules[0]
+		assert.Equal(t, want, strings.Contains(got, "resourceNames:\n  - tyk-gateway\n  resources:\n  - services\n  verbs:\n  - get"), "%s:\n%s", mode, got)
+		assert.Equal(t, want, strings.Contains(got, "- discovery.k8s.io\n  resources:\n  - endpointslices\n  verbs:\n  - list"), "%s:\n%s", mode, got)
+	}
+}

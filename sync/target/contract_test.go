@@ -169,6 +169,13 @@ func exercise(t *testing.T, f *targettest.Fake) {
 	require.NoError(t, tg.Delete(ctx, apis[1].ID()))
 	require.NoError(t, tg.Reload(ctx))
 	require.NoError(t, tg.Delete(ctx, apis[1].ID()), "a delete of what is gone has succeeded")
+	if f.Mode == target.ModeCE {
+		s := f.Settings()
+		s.NodeReload = true
+		node, err := target.New(s, target.Options{})
+		require.NoError(t, err)
+		require.NoError(t, node.Reload(ctx))
+	}
 	cert, key := targettest.NewCertificate(t, "shop.example.com")
 	id, existed, err := tg.UploadCertificate(ctx, append(cert, key...), f.Org)
 	require.NoError(t, err)

@@ -15,7 +15,8 @@
 //     `GET /tyk/apis/oas` (a JSON array of the loaded APIs), `POST /tyk/apis/oas`, `PUT|DELETE
 //     /tyk/apis/oas/{apiID}`, certificates with `POST /tyk/certs?org_id=` (the raw PEM, text/plain) and `GET
 //     /tyk/certs/{certID}?org_id=`, and `GET /tyk/reload/group` once the APIs changed, since the Gateway only
-//     serves (and lists) what it has loaded.
+//     serves (and lists) what it has loaded; `GET /tyk/reload` (this Gateway alone) for a sync that writes to
+//     each replica itself (Settings.NodeReload).
 //
 // Every attempt has a timeout. A connection error, a timeout, a 429 or a 5xx answer is retried with exponential
 // backoff and jitter (a Retry-After header is honoured, within the maximum backoff), up to a number of attempts

@@ -11,7 +11,10 @@ import (
 )
 
 // gateway is the open-source Tyk Gateway API.
-type gateway struct{ c *client }
+type gateway struct {
+	c    *client
+	node bool // reload this Gateway alone (Settings.NodeReload)
+}
 
 func (g *gateway) Mode() Mode { return ModeCE }
 
@@ -96,10 +99,14 @@ func (g *gateway) CertificateExists(ctx context.Context, id, org string) (bool, 
 	return certificateExists(ctx, g.c, gatewayCertGet.request(id, url.Values{"org_id": {org}}, nil, ""))
 }
 
-// Reload asks every Gateway of the group to load the changed APIs. The reload is asynchronous: the run then
-// waits until the Gateway lists what it was given.
+// Reload asks every Gateway of the group (or this one alone, with Settings.NodeReload) to load the changed APIs.
+// The reload is asynchronous: the run then waits until the Gateway lists what it was given.
 func (g *gateway) Reload(ctx context.Context) error {
-	r := gatewayReloadGroup.request("", nil, nil, "")
+	op := gatewayReloadGroup
+	if g.node {
+		op = gatewayReload
+	}
+	r := op.request("", nil, nil, "")
 	resp, err := g.c.do(ctx, r)
 	if err != nil {
 		return err

@@ -32,6 +32,7 @@ var (
 	gatewayCertAdd     = Operation{http.MethodPost, "/tyk/certs"}
 	gatewayCertGet     = Operation{http.MethodGet, "/tyk/certs/{certID}"}
 	gatewayReloadGroup = Operation{http.MethodGet, "/tyk/reload/group"}
+	gatewayReload      = Operation{http.MethodGet, "/tyk/reload"}
 )
 
 // Operations returns the operations the client of a mode calls.
@@ -42,7 +43,7 @@ func Operations(m Mode) []Operation {
 			dashboardCertAdd, dashboardCertGet}
 	case ModeCE:
 		return []Operation{gatewayHello, gatewayList, gatewayCreate, gatewayUpdate, gatewayDelete, gatewayCertAdd,
-			gatewayCertGet, gatewayReloadGroup}
+			gatewayCertGet, gatewayReloadGroup, gatewayReload}
 	}
 	return nil
 }

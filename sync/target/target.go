@@ -46,6 +46,10 @@ type Settings struct {
 	Auth               string
 	Org                string
 	InsecureSkipVerify bool
+	// NodeReload makes the Gateway's reload that of this Gateway alone (GET /tyk/reload) instead of its group's
+	// (GET /tyk/reload/group, a pub/sub message to every Gateway sharing its Redis): for a sync that writes to
+	// each replica of a data plane itself, and reloads and checks each.
+	NodeReload bool
 }
 
 // Retry is the retry policy. Zero fields take the defaults.
@@ -108,7 +112,7 @@ func New(s Settings, o Options) (Target, error) {
 		return &dashboard{c}, nil
 	case ModeCE:
 		c.authHeader = "x-tyk-authorization"
-		return &gateway{c}, nil
+		return &gateway{c: c, node: s.NodeReload}, nil
 	}
 	return nil, fmt.Errorf("the Tyk mode must be pro or ce (got %q)", s.Mode)
 }

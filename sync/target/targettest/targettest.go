@@ -6,11 +6,11 @@
 // x-tyk-api-gateway.info.id; the Dashboard lists with GET /api/apis?p=N ({"apis": [ApiDefinitionWrapper],
 // "pages": N}, pages of its page_size, 10 by default) and adds info.dbId, info.orgId and a `servers` entry to
 // what it stores. The Gateway behaves as a real open-source Tyk Gateway (the 5.4 line) was seen to: it serves
-// and lists only what it has loaded, so changes show after GET /tyk/reload/group; it returns stored APIs with
-// `servers` regenerated from the custom domain and listen path and `components: {}` added; a create of an ID
-// it has overwrites; a delete of an API whose file is gone but which is still loaded answers 500 "Delete
-// failed"; /hello says Version. Certificates get Tyk's IDs (the org followed by the hex SHA-256 of the leaf
-// certificate's DER bytes); a second upload of one is refused with 403 "... already exists".
+// and lists only what it has loaded, so changes show after GET /tyk/reload/group or /tyk/reload; it returns
+// stored APIs with `servers` regenerated from the custom domain and listen path and `components: {}` added; a
+// create of an ID it has overwrites; a delete of an API whose file is gone but which is still loaded answers
+// 500 "Delete failed"; /hello says Version. Certificates get Tyk's IDs (the org followed by the hex SHA-256 of
+// the leaf certificate's DER bytes); a second upload of one is refused with 403 "... already exists".
 //
 // Failures can be injected: FailRate makes that share of calls fail (a 500, 502, 503 or 429 before the call is
 // handled, a dropped connection, or a 502 after it was handled, so that the answer is lost but the change was
@@ -343,7 +343,7 @@ func (f *Fake) handle(w http.ResponseWriter, r *http.Request, body []byte) {
 		f.addCert(w, r, body)
 	case strings.HasPrefix(path, certs+"/") && r.Method == http.MethodGet:
 		f.getCert(w, strings.TrimPrefix(path, certs+"/"))
-	case f.Mode == target.ModeCE && path == "/tyk/reload/group" && r.Method == http.MethodGet:
+	case f.Mode == target.ModeCE && (path == "/tyk/reload/group" || path == "/tyk/reload") && r.Method == http.MethodGet:
 		f.mu.Lock()
 		f.loaded = make(map[string][]byte, len(f.stored))
 		for k, v := range f.stored {
