@@ -148,21 +148,25 @@ func removeOtherBinaries(dir, keep string) {
 	}
 }
 
-// remembered returns Validate's verdict on the object of key, judging it with validate when it is not known.
-func (m *Memory) remembered(key memoryKey, validate func() []Problem) []Problem {
+// remembered returns Validate's verdict on the object of key, judging it with validate when it is not known (a
+// judgement that fails is not remembered).
+func (m *Memory) remembered(key memoryKey, validate func() ([]Problem, error)) ([]Problem, error) {
 	if p, ok := m.known[key]; ok {
 		m.hits.Add(1)
 		m.mu.Lock()
 		m.used[key] = p
 		m.mu.Unlock()
-		return p
+		return p, nil
 	}
-	p := validate()
+	p, err := validate()
+	if err != nil {
+		return nil, err
+	}
 	m.new.Add(1)
 	m.mu.Lock()
 	m.used[key] = p
 	m.mu.Unlock()
-	return p
+	return p, nil
 }
 
 // keyOf names an object as Validate sees it: its canonical JSON (encoding/json sorts map keys) with what picks
