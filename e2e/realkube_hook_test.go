@@ -11,7 +11,6 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/util/intstr"
 
-	"github.com/gateway2tyk/gateway2tyk/e2e/internal/localproc"
 	"github.com/gateway2tyk/gateway2tyk/e2e/realkube"
 	"github.com/gateway2tyk/gateway2tyk/e2e/realtyk"
 	"github.com/gateway2tyk/gateway2tyk/fn/apiserver"
@@ -38,7 +37,13 @@ func TestRealKubeSyncHook(t *testing.T) {
 	c := realkube.Start(t) // a cluster of the test's own: it stops the API server
 	c.InstallCRDs(t, channelCRDs(t, apiserver.Standard)...)
 	if !tykInstalled {
-		localproc.Missing(t, "Tyk Operator CRDs", []string{"../shared/tyk/operator-1.4.2-crds/*.yaml"}, realkube.RequiredEnv, "e2e-kube")
+		// The hook reads an OperatorContext from the API server, so its kind must be served. Without Tyk's CRDs
+		// (reference material beside the repository, which CI has) one that takes any object stands in: the
+		// hook's access and runs are tested, the OperatorContext's schema is not (TestRealKubeOutputs holds the
+		// render's OperatorContexts to Tyk's CRD when it is there).
+		t.Logf("SKIPPED for the OperatorContext's schema: Tyk Operator's CRDs are missing, and a CRD that accepts any " +
+			"object stands in for them")
+		c.InstallCRDs(t, tykStandInCRDs()...)
 	}
 	gs := realtyk.StartReplicas(t, bins, 2)
 	cert, key := targettest.NewCertificate(t, "*.shop.example.com")

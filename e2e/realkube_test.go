@@ -101,6 +101,29 @@ func channelCRDs(t *testing.T, channel apiserver.Channel) []*apiextensionsv1.Cus
 // where 1.6 reports an attached definition's Accepted condition (the reference's "TykOasApiDefinition
 // Conditions"). 1.6's CRD is not public: its conditions are taken to be metav1.Conditions, with the schema the
 // Gateway API CRDs give them (conditions).
+// tykStandInCRDs serve Tyk Operator's kinds with a schema that keeps any object, for a test that needs the kinds
+// served but not their schemas, when Tyk's CRDs are not there.
+func tykStandInCRDs() []*apiextensionsv1.CustomResourceDefinition {
+	keep := true
+	var out []*apiextensionsv1.CustomResourceDefinition
+	for kind, plural := range map[string]string{tykapi.KindOperatorContext: "operatorcontexts",
+		tykapi.KindTykOasApiDefinition: "tykoasapidefinitions"} {
+		out = append(out, &apiextensionsv1.CustomResourceDefinition{
+			ObjectMeta: metav1.ObjectMeta{Name: plural + "." + tykapi.Group},
+			Spec: apiextensionsv1.CustomResourceDefinitionSpec{
+				Group: tykapi.Group, Scope: apiextensionsv1.NamespaceScoped,
+				Names: apiextensionsv1.CustomResourceDefinitionNames{Kind: kind, Plural: plural, ListKind: kind + "List",
+					Singular: strings.ToLower(kind)},
+				Versions: []apiextensionsv1.CustomResourceDefinitionVersion{{Name: tykapi.Version, Served: true, Storage: true,
+					Subresources: &apiextensionsv1.CustomResourceSubresources{Status: &apiextensionsv1.CustomResourceSubresourceStatus{}},
+					Schema: &apiextensionsv1.CustomResourceValidation{OpenAPIV3Schema: &apiextensionsv1.JSONSchemaProps{
+						Type: "object", XPreserveUnknownFields: &keep}}}},
+			},
+		})
+	}
+	return out
+}
+
 func tykCRDs(t *testing.T, conditions *apiextensionsv1.JSONSchemaProps) []*apiextensionsv1.CustomResourceDefinition {
 	t.Helper()
 	// $TYK_OPERATOR_CRDS names the folder for a checkout that is not beside the shared folder (a git worktree).
