@@ -70,15 +70,7 @@ func newDiffCommand() *cobra.Command {
 			if err != nil {
 				return usage("diff: %v", err)
 			}
-			switch output {
-			case "markdown":
-				err = report.WriteMarkdown(cmd.OutOrStdout())
-			case "json":
-				err = report.WriteJSON(cmd.OutOrStdout())
-			default:
-				err = report.WriteText(cmd.OutOrStdout())
-			}
-			if err != nil {
+			if err := apidiff.WriteFormat(cmd.OutOrStdout(), output, report); err != nil {
 				return err
 			}
 			if report.Failing > 0 {

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/util/validation"
 
+	"github.com/gateway2tyk/gateway2tyk/fn/apidiff"
 	"github.com/gateway2tyk/gateway2tyk/fn/tykapi"
 	tyksync "github.com/gateway2tyk/gateway2tyk/sync"
 	"github.com/gateway2tyk/gateway2tyk/sync/kube"
@@ -312,15 +313,7 @@ func runCheck(ctx context.Context, cmd *cobra.Command, f syncFlags, set *source.
 	if err != nil {
 		return failed(stderr, "sync --check: %v", err)
 	}
-	switch f.output {
-	case "markdown":
-		err = drift.WriteMarkdown(cmd.OutOrStdout())
-	case "json":
-		err = drift.WriteJSON(cmd.OutOrStdout())
-	default:
-		err = drift.WriteText(cmd.OutOrStdout())
-	}
-	if err != nil {
+	if err := apidiff.WriteFormat(cmd.OutOrStdout(), f.output, drift); err != nil {
 		return failed(stderr, "sync --check: writing the report: %v", err)
 	}
 	switch {
