@@ -36,15 +36,6 @@ func TestRealKubeSyncHook(t *testing.T) {
 	bins := realtyk.Find(t)
 	c := realkube.Start(t) // a cluster of the test's own: it stops the API server
 	c.InstallCRDs(t, channelCRDs(t, apiserver.Standard)...)
-	if !tykInstalled {
-		// The hook reads an OperatorContext from the API server, so its kind must be served. Without Tyk's CRDs
-		// (reference material beside the repository, which CI has) one that takes any object stands in: the
-		// hook's access and runs are tested, the OperatorContext's schema is not (TestRealKubeOutputs holds the
-		// render's OperatorContexts to Tyk's CRD when it is there).
-		t.Logf("SKIPPED for the OperatorContext's schema: Tyk Operator's CRDs are missing, and a CRD that accepts any " +
-			"object stands in for them")
-		c.InstallCRDs(t, tykStandInCRDs()...)
-	}
 	gs := realtyk.StartReplicas(t, bins, 2)
 	cert, key := targettest.NewCertificate(t, "*.shop.example.com")
 	hc := &hookCluster{c: c, gs: gs, bin: functionBinary(t, repoRoot(t)), h: renderHook(t, hookURL, cert)}

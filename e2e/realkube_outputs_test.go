@@ -22,7 +22,6 @@ import (
 	"github.com/gateway2tyk/gateway2tyk/fn/apiserver"
 	"github.com/gateway2tyk/gateway2tyk/fn/emit"
 	"github.com/gateway2tyk/gateway2tyk/fn/read"
-	"github.com/gateway2tyk/gateway2tyk/fn/tykapi"
 )
 
 // TestRealKubeOutputs renders every story of the corpus and applies what the render emits (ConfigMaps,
@@ -51,9 +50,6 @@ func TestRealKubeOutputs(t *testing.T) {
 			for _, item := range out.Items {
 				obj, ok := unstructuredOf(item)
 				if !ok {
-					continue
-				}
-				if obj.GroupVersionKind().Group == tykapi.Group && !tykInstalled {
 					continue
 				}
 				emitted := item.GetLabels()[read.ManagedByLabel] == read.ManagedByValue

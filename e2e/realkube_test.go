@@ -20,12 +20,12 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/kio/filters"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/gateway2tyk/gateway2tyk/e2e/internal/localproc"
 	"github.com/gateway2tyk/gateway2tyk/e2e/modcache"
 	"github.com/gateway2tyk/gateway2tyk/e2e/realkube"
 	"github.com/gateway2tyk/gateway2tyk/fn/apiserver"
 	"github.com/gateway2tyk/gateway2tyk/fn/read"
 	"github.com/gateway2tyk/gateway2tyk/fn/tykapi"
+	"github.com/gateway2tyk/gateway2tyk/third_party/tyk"
 )
 
 // TestMain gives the binaries the tests run a memory of verdicts of their own (see apiserver.Memory), not the
@@ -58,9 +58,6 @@ var resources = map[schema.GroupKind]string{
 }
 
 var clusterScoped = map[string]bool{"gatewayclasses": true, "namespaces": true}
-
-// tykInstalled says whether the clusters have Tyk Operator's CRDs (tykCRDs found them).
-var tykInstalled bool
 
 // channelCluster is a real API server with one Gateway API channel's CRDs installed (a cluster has one channel's
 // CRDs at a time: both channels name their CRDs alike), and Tyk Operator's.
@@ -95,49 +92,18 @@ func channelCRDs(t *testing.T, channel apiserver.Channel) []*apiextensionsv1.Cus
 	return append(gw, tykCRDs(t, conditions)...)
 }
 
-// tykCRDs are Tyk Operator's CRDs as its Helm chart 1.4.2 installs them (../shared/tyk, MPL-2.0), with what
-// Operator 1.6 adds that these files lack, added here to the test's copy: OperatorContext.spec.dataPlane and
-// TykOasApiDefinition.spec.targetRefs (../shared/tyk/README.md), and the TykOasApiDefinition's status.conditions,
-// where 1.6 reports an attached definition's Accepted condition (the reference's "TykOasApiDefinition
-// Conditions"). 1.6's CRD is not public: its conditions are taken to be metav1.Conditions, with the schema the
-// Gateway API CRDs give them (conditions).
-// tykStandInCRDs serve Tyk Operator's kinds with a schema that keeps any object, for a test that needs the kinds
-// served but not their schemas, when Tyk's CRDs are not there.
-func tykStandInCRDs() []*apiextensionsv1.CustomResourceDefinition {
-	keep := true
-	var out []*apiextensionsv1.CustomResourceDefinition
-	for kind, plural := range map[string]string{tykapi.KindOperatorContext: "operatorcontexts",
-		tykapi.KindTykOasApiDefinition: "tykoasapidefinitions"} {
-		out = append(out, &apiextensionsv1.CustomResourceDefinition{
-			ObjectMeta: metav1.ObjectMeta{Name: plural + "." + tykapi.Group},
-			Spec: apiextensionsv1.CustomResourceDefinitionSpec{
-				Group: tykapi.Group, Scope: apiextensionsv1.NamespaceScoped,
-				Names: apiextensionsv1.CustomResourceDefinitionNames{Kind: kind, Plural: plural, ListKind: kind + "List",
-					Singular: strings.ToLower(kind)},
-				Versions: []apiextensionsv1.CustomResourceDefinitionVersion{{Name: tykapi.Version, Served: true, Storage: true,
-					Subresources: &apiextensionsv1.CustomResourceSubresources{Status: &apiextensionsv1.CustomResourceSubresourceStatus{}},
-					Schema: &apiextensionsv1.CustomResourceValidation{OpenAPIV3Schema: &apiextensionsv1.JSONSchemaProps{
-						Type: "object", XPreserveUnknownFields: &keep}}}},
-			},
-		})
-	}
-	return out
-}
-
+// tykCRDs are Tyk Operator's CRDs as its Helm chart 1.4.2 installs them (the repository's copy, third_party/tyk,
+// MPL-2.0), with what Operator 1.6 adds that these files lack, added here to the test's copy:
+// OperatorContext.spec.dataPlane and TykOasApiDefinition.spec.targetRefs (Tyk's CRD reference), and the
+// TykOasApiDefinition's status.conditions, where 1.6 reports an attached definition's Accepted condition (the
+// reference's "TykOasApiDefinition Conditions"). 1.6's CRD is not public: its conditions are taken to be
+// metav1.Conditions, with the schema the Gateway API CRDs give them (conditions).
 func tykCRDs(t *testing.T, conditions *apiextensionsv1.JSONSchemaProps) []*apiextensionsv1.CustomResourceDefinition {
 	t.Helper()
-	// $TYK_OPERATOR_CRDS names the folder for a checkout that is not beside the shared folder (a git worktree).
-	dir := localproc.EnvOr("TYK_OPERATOR_CRDS", filepath.Join(repoRoot(t), "..", "shared", "tyk", "operator-1.4.2-crds"))
-	files, _ := filepath.Glob(filepath.Join(dir, "*.yaml"))
-	if len(files) == 0 {
-		// Tyk's CRDs are reference material beside the repository, not in it (CI has them).
-		t.Logf("SKIPPED for Tyk's kinds: Tyk Operator's CRDs are not in %s (the shared reference folder beside the "+
-			"repository), so OperatorContexts and TykOasApiDefinitions are not sent to the API server", dir)
-		tykInstalled = false
-		return nil
+	var crds []*apiextensionsv1.CustomResourceDefinition
+	for _, name := range []string{tyk.OperatorContextCRD, tyk.TykOasAPICRD} {
+		crds = append(crds, realkube.DecodeCRDs(t, "third_party/tyk/"+name, tyk.Read(name))...)
 	}
-	tykInstalled = true
-	crds := realkube.ReadCRDs(t, files...)
 	str := apiextensionsv1.JSONSchemaProps{Type: "string"}
 	for _, crd := range crds {
 		for i := range crd.Spec.Versions {
@@ -338,7 +304,7 @@ func judgeable(t *testing.T, node *yaml.RNode) (*unstructured.Unstructured, bool
 		return nil, false
 	}
 	gk := obj.GroupVersionKind().GroupKind()
-	if _, ok := resources[gk]; !ok || (gk.Group == tykapi.Group && !tykInstalled) {
+	if _, ok := resources[gk]; !ok {
 		return nil, false
 	}
 	return obj, true

@@ -103,7 +103,7 @@ func storyDirs(t *testing.T, root string, skip ...string) []string {
 
 // TestGoldenDocumentsAreValidTykOAS checks every Tyk OAS API definition written in a golden file, of every story
 // (failing ones included), with tykoastest.Validate: a valid OpenAPI 3.0 document (kin-openapi), an
-// x-tyk-api-gateway valid against Tyk's own JSON schema (read from ../shared/tyk at test time), every
+// x-tyk-api-gateway valid against Tyk's own JSON schema (the repository's copy, third_party/tyk), every
 // middleware.operations key the operationId of an operation, and every operation with an operationId and
 // responses. The documents are those of the ConfigMaps the function emitted (label
 // app.kubernetes.io/managed-by: gateway2tyk); input ConfigMaps are not the function's to check.

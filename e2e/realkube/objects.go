@@ -91,21 +91,30 @@ func ReadCRDs(t testing.TB, files ...string) []*apiextensionsv1.CustomResourceDe
 		if err != nil {
 			t.Fatal(err)
 		}
-		docs, err := SplitYAML(data)
-		if err != nil {
-			t.Fatalf("%s: %v", f, err)
+		out = append(out, DecodeCRDs(t, f, data)...)
+	}
+	return out
+}
+
+// DecodeCRDs decodes the CustomResourceDefinitions of a YAML stream (named name in failures); other kinds are
+// left out.
+func DecodeCRDs(t testing.TB, name string, data []byte) []*apiextensionsv1.CustomResourceDefinition {
+	t.Helper()
+	docs, err := SplitYAML(data)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	var out []*apiextensionsv1.CustomResourceDefinition
+	for _, doc := range docs {
+		var tm metav1.TypeMeta
+		if err := yaml.Unmarshal(doc, &tm); err != nil || tm.Kind != "CustomResourceDefinition" {
+			continue // the gateway-api module's ValidatingAdmissionPolicy beside its CRDs, say
 		}
-		for _, doc := range docs {
-			var tm metav1.TypeMeta
-			if err := yaml.Unmarshal(doc, &tm); err != nil || tm.Kind != "CustomResourceDefinition" {
-				continue // the gateway-api module's ValidatingAdmissionPolicy beside its CRDs, say
-			}
-			var crd apiextensionsv1.CustomResourceDefinition
-			if err := yaml.UnmarshalStrict(doc, &crd); err != nil {
-				t.Fatalf("%s: %v", f, err)
-			}
-			out = append(out, &crd)
+		var crd apiextensionsv1.CustomResourceDefinition
+		if err := yaml.UnmarshalStrict(doc, &crd); err != nil {
+			t.Fatalf("%s: %v", name, err)
 		}
+		out = append(out, &crd)
 	}
 	return out
 }

@@ -146,7 +146,7 @@ func readItem(node *yaml.RNode, channel apiserver.Channel) itemRead {
 	obj := k.newObj()
 	decode := apiserver.DecodeStrict
 	if group == tykapi.Group {
-		// Tyk Operator's CRDs are not part of the render (Tyk's, read from shared/ by the tests only), and the Go
+		// Tyk Operator's CRDs are not part of the render (Tyk's, read from third_party/tyk by the tests only), and the Go
 		// types hold only the fields the render reads: an unknown field cannot be told from an unread one.
 		decode = decodeLoose
 	}

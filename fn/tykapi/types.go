@@ -1,6 +1,6 @@
 // Package tykapi holds the Go types of the two tyk.tyk.io/v1alpha1 custom resources that the render reads,
 // OperatorContext and TykOasApiDefinition, as far as Tyk Operator 1.6 defines them. The CRD files in
-// shared/tyk predate 1.6; the fields 1.6 adds (dataPlane, targetRefs) come from Tyk's CRD reference.
+// third_party/tyk predate 1.6; the fields 1.6 adds (dataPlane, targetRefs) come from Tyk's CRD reference.
 //
 // The types carry no behaviour: deciding what a context or a definition means is the job of the stages that
 // read them.

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -20,20 +18,16 @@ import (
 
 	"github.com/gateway2tyk/gateway2tyk/sync/target"
 	"github.com/gateway2tyk/gateway2tyk/sync/target/targettest"
+	"github.com/gateway2tyk/gateway2tyk/third_party/tyk"
 )
 
-// description loads Tyk's published API description of a target from ../shared/tyk (beside the repository),
-// with kin-openapi's loader. The files are reference material kept outside the repository: without them the
-// test skips and says so.
+// description loads Tyk's published API description of a target (the repository's copy, third_party/tyk) with
+// kin-openapi's loader.
 func description(t *testing.T, mode target.Mode) (*openapi3.T, string) {
 	t.Helper()
-	name := map[target.Mode]string{target.ModePro: "dashboard-swagger.yml", target.ModeCE: "gateway-swagger.yml"}[mode]
-	path := filepath.Join("..", "..", "..", "shared", "tyk", name)
-	if _, err := os.Stat(path); err != nil {
-		t.Skipf("SKIPPED: Tyk's API description %s is absent (../shared/tyk beside the repository): %v", path, err)
-	}
-	doc, err := openapi3.NewLoader().LoadFromFile(path)
-	require.NoError(t, err, "loading %s", path)
+	name := map[target.Mode]string{target.ModePro: tyk.DashboardAPI, target.ModeCE: tyk.GatewayAPI}[mode]
+	doc, err := openapi3.NewLoader().LoadFromData(tyk.Read(name))
+	require.NoError(t, err, "loading %s", name)
 	return doc, name
 }
 

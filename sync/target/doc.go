@@ -1,6 +1,6 @@
 // Package target holds the clients of the two Tyk targets the sync pushes to, and the robustness every call to
 // them gets. Each client calls only the operations of Tyk's published API description of its target
-// (../shared/tyk/dashboard-swagger.yml and gateway-swagger.yml; Operations lists them, and a contract test
+// (third_party/tyk/dashboard-swagger.yml and gateway-swagger.yml; Operations lists them, and a contract test
 // checks them and the fakes' answers against those files):
 //
 //   - Tyk Dashboard (mode pro): header `authorization: <key>`. Listing: `GET /api/apis?p=N`, every page up to

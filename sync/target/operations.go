@@ -7,7 +7,7 @@ import (
 )
 
 // Operation is one operation of a Tyk API description: a method and a path template, spelled as in Tyk's
-// published descriptions (../shared/tyk/dashboard-swagger.yml and gateway-swagger.yml), so that a test can
+// published descriptions (third_party/tyk/dashboard-swagger.yml and gateway-swagger.yml), so that a test can
 // check each against them.
 type Operation struct {
 	Method, Path string

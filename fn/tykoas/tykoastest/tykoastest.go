@@ -18,8 +18,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -28,26 +26,18 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/gateway2tyk/gateway2tyk/third_party/tyk"
 )
 
 const extensionKey = "x-tyk-api-gateway"
 
-// ErrSchemaNotFound is wrapped by Check when Tyk's schema file is absent, so
-// that callers can tell "not checked" from "invalid".
-var ErrSchemaNotFound = errors.New("tykoastest: Tyk x-tyk-api-gateway schema not found")
-
 // Validate fails t when doc is not a definition Tyk will load as intended
-// (see Check). It skips t when Tyk's schema file is absent and nothing else
-// is wrong, naming the path it looked for.
+// (see Check).
 func Validate(t testing.TB, doc []byte) {
 	t.Helper()
-	problems, missing := check(doc)
-	if problems != nil {
+	if problems := Check(doc); problems != nil {
 		t.Errorf("invalid Tyk OAS API definition:\n%v", problems)
-		return
-	}
-	if missing != "" {
-		t.Skipf("skipping Tyk schema validation: %s is absent (Tyk data files live in ../shared/tyk next to the repository)", missing)
 	}
 }
 
@@ -57,47 +47,15 @@ func Validate(t testing.TB, doc []byte) {
 //   - every operation must have an operationId and responses;
 //   - every key of middleware.operations must be the operationId of an
 //     operation under paths, since Tyk silently ignores any other key;
-//   - its x-tyk-api-gateway value must be valid against Tyk's schema, read
-//     from SchemaPath, both as written and in the strict reading described at
-//     compileSchemas. If the file is absent the result wraps
-//     ErrSchemaNotFound.
+//   - its x-tyk-api-gateway value must be valid against Tyk's schema (the
+//     repository's copy, third_party/tyk), both as written and in the strict
+//     reading described at compileSchemas.
 func Check(doc []byte) error {
-	problems, missing := check(doc)
-	if missing != "" {
-		return errors.Join(problems, fmt.Errorf("%w at %s", ErrSchemaNotFound, missing))
-	}
-	return problems
-}
-
-// SchemaPath returns where Tyk's schema is expected:
-// <repository root>/../shared/tyk/x-tyk-api-gateway.json, the root being the
-// nearest directory at or above the working directory that holds go.mod.
-func SchemaPath() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(dir, "..", "shared", "tyk", "x-tyk-api-gateway.json"), nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("tykoastest: no go.mod at or above the working directory")
-		}
-		dir = parent
-	}
-}
-
-// check returns the problems found and, separately, the schema path when the
-// schema file is absent, so Validate can fail on real problems even when it
-// would otherwise skip.
-func check(doc []byte) (problems error, missingSchema string) {
 	var errs []error
 
 	oas, err := openapi3.NewLoader().LoadFromData(doc)
 	if err != nil {
-		return fmt.Errorf("OpenAPI: does not load: %w", err), ""
+		return fmt.Errorf("OpenAPI: does not load: %w", err)
 	}
 	if !oas.IsOpenAPI30() {
 		errs = append(errs, fmt.Errorf("OpenAPI: version %q is not 3.0.x", oas.OpenAPI))
@@ -111,7 +69,7 @@ func check(doc []byte) (problems error, missingSchema string) {
 	// exactly the bytes Tyk would receive.
 	top, err := jsonschema.UnmarshalJSON(bytes.NewReader(doc))
 	if err != nil {
-		return errors.Join(append(errs, fmt.Errorf("JSON: %w", err))...), ""
+		return errors.Join(append(errs, fmt.Errorf("JSON: %w", err))...)
 	}
 	var ext any
 	hasExt := false
@@ -125,25 +83,17 @@ func check(doc []byte) (problems error, missingSchema string) {
 	errs = append(errs, checkOperations(oas, ext)...)
 
 	if hasExt {
-		path, err := SchemaPath()
+		schemas, err := compiledSchemas()
 		if err != nil {
-			return errors.Join(append(errs, err)...), ""
+			return errors.Join(append(errs, err)...)
 		}
-		schemas, err := compileSchemas(path)
-		switch {
-		case errors.Is(err, os.ErrNotExist):
-			missingSchema = path
-		case err != nil:
-			errs = append(errs, err)
-		default:
-			for _, s := range schemas {
-				if err := s.schema.Validate(ext); err != nil {
-					errs = append(errs, fmt.Errorf("%s against Tyk's schema (%s): %w", extensionKey, s.name, err))
-				}
+		for _, s := range schemas {
+			if err := s.schema.Validate(ext); err != nil {
+				errs = append(errs, fmt.Errorf("%s against Tyk's schema (%s): %w", extensionKey, s.name, err))
 			}
 		}
 	}
-	return errors.Join(errs...), missingSchema
+	return errors.Join(errs...)
 }
 
 // templateVar is a {...} of a path key.
@@ -231,10 +181,8 @@ type namedSchema struct {
 	schema *jsonschema.Schema
 }
 
-var (
-	schemaMu    sync.Mutex
-	schemaCache = map[string][]namedSchema{}
-)
+// compiledSchemas is compileSchemas' one result for Tyk's schema, compiled on first use.
+var compiledSchemas = sync.OnceValues(func() ([]namedSchema, error) { return compileSchemas(tyk.Read(tyk.Schema)) })
 
 // compileSchemas compiles Tyk's schema twice.
 //
@@ -249,16 +197,8 @@ var (
 // array element is checked, not only the first. A document Tyk accepts but
 // whose second header lacks a value would otherwise pass. This rewrites the
 // schema; the validation itself stays the library's.
-func compileSchemas(path string) ([]namedSchema, error) {
-	schemaMu.Lock()
-	defer schemaMu.Unlock()
-	if s, ok := schemaCache[path]; ok {
-		return s, nil
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
+func compileSchemas(data []byte) ([]namedSchema, error) {
+	path := "third_party/tyk/" + tyk.Schema
 	var out []namedSchema
 	for _, variant := range []struct {
 		name   string
@@ -290,7 +230,6 @@ func compileSchemas(path string) ([]namedSchema, error) {
 		}
 		out = append(out, namedSchema{variant.name, s})
 	}
-	schemaCache[path] = out
 	return out, nil
 }
 

@@ -2,10 +2,7 @@ package tykoastest_test
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -70,24 +67,13 @@ func obj(m map[string]any, keys ...string) map[string]any {
 	return m
 }
 
-func requireSchema(t *testing.T) {
-	t.Helper()
-	p, err := tykoastest.SchemaPath()
-	require.NoError(t, err)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("Tyk schema %s is absent: %v", p, err)
-	}
-}
-
 func TestValidDocumentPasses(t *testing.T) {
-	requireSchema(t)
 	doc := validDocument(t)
 	assert.NoError(t, tykoastest.Check(doc))
 	tykoastest.Validate(t, doc)
 }
 
 func TestCheckFails(t *testing.T) {
-	requireSchema(t)
 	for name, tc := range map[string]struct {
 		mutate func(m map[string]any)
 		want   []string // substrings of the error
@@ -182,22 +168,18 @@ func TestCheckFails(t *testing.T) {
 // satisfies testing.TB's unexported method.
 type fakeTB struct {
 	testing.TB
-	errors, skips []string
+	errors []string
 }
 
 func (f *fakeTB) Helper() {}
 func (f *fakeTB) Errorf(format string, a ...any) {
 	f.errors = append(f.errors, fmt.Sprintf(format, a...))
 }
-func (f *fakeTB) Skipf(format string, a ...any) { f.skips = append(f.skips, fmt.Sprintf(format, a...)) }
 
 func TestValidateReportsFailures(t *testing.T) {
-	requireSchema(t)
-
 	ok := &fakeTB{}
 	tykoastest.Validate(ok, validDocument(t))
 	assert.Empty(t, ok.errors)
-	assert.Empty(t, ok.skips)
 
 	bad := &fakeTB{}
 	tykoastest.Validate(bad, mutate(t, validDocument(t), func(m map[string]any) {
@@ -205,35 +187,4 @@ func TestValidateReportsFailures(t *testing.T) {
 	}))
 	require.Len(t, bad.errors, 1)
 	assert.Contains(t, bad.errors[0], "listenPath")
-}
-
-func TestSchemaAbsent(t *testing.T) {
-	// A repository root whose ../shared/tyk holds no schema.
-	root := filepath.Join(t.TempDir(), "repo")
-	require.NoError(t, os.MkdirAll(filepath.Join(root, "sub"), 0o755))
-	require.NoError(t, os.WriteFile(filepath.Join(root, "go.mod"), []byte("module x\n"), 0o644))
-	t.Chdir(filepath.Join(root, "sub"))
-	want := filepath.Join(filepath.Dir(root), "shared", "tyk", "x-tyk-api-gateway.json")
-
-	p, err := tykoastest.SchemaPath()
-	require.NoError(t, err)
-	assert.Equal(t, want, filepath.Clean(p))
-
-	doc := validDocument(t)
-	err = tykoastest.Check(doc)
-	assert.True(t, errors.Is(err, tykoastest.ErrSchemaNotFound), "got %v", err)
-
-	skipped := &fakeTB{}
-	tykoastest.Validate(skipped, doc)
-	assert.Empty(t, skipped.errors)
-	require.Len(t, skipped.skips, 1)
-	assert.Contains(t, skipped.skips[0], want)
-
-	// Problems the schema is not needed for still fail rather than skip.
-	failed := &fakeTB{}
-	tykoastest.Validate(failed, mutate(t, doc, func(m map[string]any) {
-		obj(m, "x-tyk-api-gateway", "middleware", "operations")["nope"] = map[string]any{}
-	}))
-	assert.Len(t, failed.errors, 1)
-	assert.Empty(t, failed.skips)
 }

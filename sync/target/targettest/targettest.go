@@ -1,6 +1,6 @@
 // Package targettest runs in-process fakes of the Tyk Dashboard API and of the open-source Tyk Gateway API
 // (net/http/httptest) for the sync's tests. They answer the operations of Tyk's published descriptions
-// (../shared/tyk/dashboard-swagger.yml, gateway-swagger.yml) in their documented shapes, which the contract
+// (third_party/tyk/dashboard-swagger.yml, gateway-swagger.yml) in their documented shapes, which the contract
 // test of sync/target checks against those files, and nothing else (the Dashboard answers 405 to a GET of
 // /api/apis/oas, as the published API has only POST there). The credential header is checked, IDs come from
 // x-tyk-api-gateway.info.id; the Dashboard lists with GET /api/apis?p=N ({"apis": [ApiDefinitionWrapper],
