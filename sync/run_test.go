@@ -11,6 +11,7 @@ import (
 	"strings"
 	gosync "sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
@@ -81,6 +82,14 @@ func timeout(d time.Duration) runOpt {
 	return func(_ *tyksync.Options, t *target.Options) { t.Timeout = d }
 }
 func stream(apis []targettest.API, extra ...any) string { return targettest.Streams(apis, extra...) }
+
+// pipes makes the run reach the fake over in-memory connections (targettest.PipeClient), for a test in a
+// testing/synctest bubble: the run's waits and timeouts then take no real time, and how long they last is the
+// bubble's clock, the same on any machine.
+func pipes(t *testing.T, f *targettest.Fake) runOpt {
+	c := f.PipeClient(t)
+	return func(_ *tyksync.Options, to *target.Options) { to.HTTPClient = c }
+}
 
 func idsOf(apis []targettest.API) []string {
 	var s []string
@@ -441,16 +450,20 @@ func TestBackoffGrowsAndHonoursRetryAfter(t *testing.T) {
 	}
 }
 
+// TestEveryCallHasATimeout: a target that never answers costs each call its attempts' timeouts, no more (the
+// first call, the version check, fails the run). In a synctest bubble, so the 40 ms are the bubble's clock.
 func TestEveryCallHasATimeout(t *testing.T) {
 	f := targettest.NewGateway(t)
-	block := make(chan struct{})
-	defer close(block)
-	f.Inject = func(string, string) int { <-block; return 0 }
-	start := time.Now()
-	r := syncRun(t, f, stream(nil), retry(target.Retry{Attempts: 2}), timeout(20*time.Millisecond))
-	require.Error(t, r.err)
-	assert.Contains(t, r.err.Error(), "deadline exceeded")
-	assert.Less(t, time.Since(start), 5*time.Second)
+	synctest.Test(t, func(t *testing.T) {
+		block := make(chan struct{})
+		defer close(block)
+		f.Inject = func(string, string) int { <-block; return 0 }
+		start := time.Now()
+		r := syncRun(t, f, stream(nil), retry(target.Retry{Attempts: 2}), timeout(20*time.Millisecond), pipes(t, f))
+		require.Error(t, r.err)
+		assert.Contains(t, r.err.Error(), "deadline exceeded")
+		assert.Equal(t, 2*20*time.Millisecond, time.Since(start), "two attempts of 20 ms")
+	})
 }
 
 func TestDryRun(t *testing.T) {
@@ -555,33 +568,39 @@ func line(out, prefix string) []string {
 	return nil
 }
 
+// TestConcurrencyLimit: twelve creates, each taking 3 ms on the target, run three at a time. In a synctest
+// bubble the 3 ms pass only once every goroutine waits, so all the calls the limit lets start are in flight
+// together: the peak is the limit exactly, and four rounds of 3 ms are the whole wait.
 func TestConcurrencyLimit(t *testing.T) {
 	f := targettest.NewGateway(t)
-	var mu gosync.Mutex
-	inFlight, peak := 0, 0
-	f.Inject = func(method, _ string) int {
-		if method != http.MethodPost {
+	synctest.Test(t, func(t *testing.T) {
+		var mu gosync.Mutex
+		inFlight, peak := 0, 0
+		f.Inject = func(method, _ string) int {
+			if method != http.MethodPost {
+				return 0
+			}
+			mu.Lock()
+			inFlight++
+			peak = max(peak, inFlight)
+			mu.Unlock()
+			time.Sleep(3 * time.Millisecond)
+			mu.Lock()
+			inFlight--
+			mu.Unlock()
 			return 0
 		}
-		mu.Lock()
-		inFlight++
-		peak = max(peak, inFlight)
-		mu.Unlock()
-		time.Sleep(3 * time.Millisecond)
-		mu.Lock()
-		inFlight--
-		mu.Unlock()
-		return 0
-	}
-	var apis []targettest.API
-	for i := range 12 {
-		apis = append(apis, targettest.API{Route: "shop/r", Gateway: "shop/edge", Path: fmt.Sprintf("/p%d", i), Upstream: "http://u"})
-	}
-	r := syncRun(t, f, stream(apis), concurrency(3))
-	require.NoError(t, r.err)
-	assert.Zero(t, r.rep.Failed)
-	assert.LessOrEqual(t, peak, 3)
-	assert.Greater(t, peak, 1, "calls do run concurrently")
+		var apis []targettest.API
+		for i := range 12 {
+			apis = append(apis, targettest.API{Route: "shop/r", Gateway: "shop/edge", Path: fmt.Sprintf("/p%d", i), Upstream: "http://u"})
+		}
+		start := time.Now()
+		r := syncRun(t, f, stream(apis), concurrency(3), pipes(t, f))
+		require.NoError(t, r.err)
+		assert.Zero(t, r.rep.Failed)
+		assert.Equal(t, 3, peak, "three calls at a time, never more")
+		assert.Equal(t, 4*3*time.Millisecond, time.Since(start), "twelve calls of 3 ms, three at a time")
+	})
 }
 
 func tykVersion(v string) runOpt {
@@ -725,57 +744,79 @@ func settleFor(d time.Duration) runOpt {
 }
 
 // lostReloads makes the fake Gateway accept the first n group reloads without making them, as a Gateway that has
-// just started can (its pub/sub subscription not up yet); it returns the count of reload requests.
-func lostReloads(f *targettest.Fake, n int) func() int {
+// just started can (its pub/sub subscription not up yet); it returns when each reload request came, measured
+// from the first (the bubble's clock, in the tests below).
+func lostReloads(f *targettest.Fake, n int) func() []time.Duration {
 	var mu gosync.Mutex
-	seen := 0
+	var seen []time.Time
 	f.Inject = func(method, path string) int {
 		if path != "/tyk/reload/group" {
 			return 0
 		}
 		mu.Lock()
 		defer mu.Unlock()
-		seen++
-		if seen <= n {
+		seen = append(seen, time.Now())
+		if len(seen) <= n {
 			return http.StatusOK
 		}
 		return 0
 	}
-	return func() int { mu.Lock(); defer mu.Unlock(); return seen }
+	return func() []time.Duration {
+		mu.Lock()
+		defer mu.Unlock()
+		var out []time.Duration
+		for _, at := range seen {
+			out = append(out, at.Sub(seen[0]))
+		}
+		return out
+	}
 }
+
+// The tests of the wait run in a synctest bubble: the seconds they wait are the bubble's clock, so they take no
+// real time and give the same answer on any machine.
 
 // TestLostReloadAskedAgain: while the Gateway shows none of the run's changes, the run asks for the reload
-// again, and the run succeeds once a reload is made.
+// again (at a sixth and a third of the wait), and the run succeeds once a reload is made.
 func TestLostReloadAskedAgain(t *testing.T) {
 	f := targettest.NewGateway(t)
-	requests := lostReloads(f, 2)
-	r := syncRun(t, f, stream(shop()), settleFor(3*time.Second))
-	require.NoError(t, r.err)
-	assert.Zero(t, r.rep.Failed, r.out+r.log)
-	assert.Equal(t, 3, requests(), "the reload is asked for again twice")
-	assert.Contains(t, r.rep.Reload, "the reload was asked for 3 times")
-	requireMatches(t, f, shop())
+	synctest.Test(t, func(t *testing.T) {
+		requests := lostReloads(f, 2)
+		r := syncRun(t, f, stream(shop()), settleFor(3*time.Second), pipes(t, f))
+		require.NoError(t, r.err)
+		assert.Zero(t, r.rep.Failed, r.out+r.log)
+		assert.Equal(t, []time.Duration{0, 500 * time.Millisecond, time.Second}, requests(), "the reload is asked for again twice")
+		assert.Contains(t, r.rep.Reload, "the reload was asked for 3 times")
+		assert.Contains(t, r.rep.Reload, "ok (the Gateway serves the new set after 1s)")
+		requireMatches(t, f, shop())
+	})
 }
 
-// TestLostReloadAskedAgainBounded: a Gateway that never reloads is asked four times in all, then the run fails.
+// TestLostReloadAskedAgainBounded: a Gateway that never reloads is asked four times in all (at the start, a
+// sixth, a third and half of the wait), then the run fails at the end of the wait.
 func TestLostReloadAskedAgainBounded(t *testing.T) {
 	f := targettest.NewGateway(t)
-	requests := lostReloads(f, 100)
-	r := syncRun(t, f, stream(shop()), settleFor(600*time.Millisecond))
-	require.NoError(t, r.err)
-	assert.Equal(t, 4, requests())
-	assert.Equal(t, 1, r.rep.Failed)
-	assert.Contains(t, r.rep.Reload, "failed: the Gateway does not serve what it was given 600ms after the reload")
-	assert.Contains(t, r.rep.Reload, "asked for 4 times")
+	synctest.Test(t, func(t *testing.T) {
+		requests := lostReloads(f, 100)
+		start := time.Now()
+		r := syncRun(t, f, stream(shop()), settleFor(600*time.Millisecond), pipes(t, f))
+		require.NoError(t, r.err)
+		assert.Equal(t, []time.Duration{0, 100 * time.Millisecond, 200 * time.Millisecond, 300 * time.Millisecond}, requests())
+		assert.Equal(t, 600*time.Millisecond, time.Since(start), "the run waits the whole wait, and no longer")
+		assert.Equal(t, 1, r.rep.Failed)
+		assert.Contains(t, r.rep.Reload, "failed: the Gateway does not serve what it was given 600ms after the reload")
+		assert.Contains(t, r.rep.Reload, "asked for 4 times")
+	})
 }
 
 // TestReloadNotAskedAgainWhenShown: a reload that shows is not asked for again, even when the wait is long.
 func TestReloadNotAskedAgainWhenShown(t *testing.T) {
 	f := targettest.NewGateway(t)
-	requests := lostReloads(f, 0)
-	r := syncRun(t, f, stream(shop()), settleFor(3*time.Second))
-	require.NoError(t, r.err)
-	assert.Zero(t, r.rep.Failed)
-	assert.Equal(t, 1, requests())
-	assert.NotContains(t, r.rep.Reload, "asked for")
+	synctest.Test(t, func(t *testing.T) {
+		requests := lostReloads(f, 0)
+		r := syncRun(t, f, stream(shop()), settleFor(3*time.Second), pipes(t, f))
+		require.NoError(t, r.err)
+		assert.Zero(t, r.rep.Failed)
+		assert.Equal(t, []time.Duration{0}, requests())
+		assert.NotContains(t, r.rep.Reload, "asked for")
+	})
 }
