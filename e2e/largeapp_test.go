@@ -132,17 +132,17 @@ func TestLargeAppRenderRefusesWhatIsNotTheTransformersInput(t *testing.T) {
 		t.Errorf("render -k of an empty stream: exit %d, stdout %q, stderr %s; want exit 2, nothing printed, and why", code, stdout, stderr)
 	}
 
-	// Detaching is a step of its own: with --output or --fail-on it is refused before anything is changed.
+	// Detaching is a step of its own: with --output-kind or --fail-on it is refused before anything is changed.
 	combined := copyAppTree(t, root, "examples/basic")
 	before, err := os.ReadFile(filepath.Join(combined, "kustomization.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, stderr, code := runTool(t, combined, nil, bin, "configure", "--detach-transformer", "--output", "ConfigMap", "."); code != 2 {
-		t.Errorf("configure --detach-transformer --output: exit %d, stderr %s; want exit 2", code, stderr)
+	if _, stderr, code := runTool(t, combined, nil, bin, "configure", "--detach-transformer", "--output-kind", "ConfigMap", "."); code != 2 {
+		t.Errorf("configure --detach-transformer --output-kind: exit %d, stderr %s; want exit 2", code, stderr)
 	}
 	if after, _ := os.ReadFile(filepath.Join(combined, "kustomization.yaml")); !bytes.Equal(before, after) {
-		t.Errorf("configure --detach-transformer --output changed the kustomization:\n%s", after)
+		t.Errorf("configure --detach-transformer --output-kind changed the kustomization:\n%s", after)
 	}
 
 	for _, c := range []struct {

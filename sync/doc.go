@@ -33,6 +33,6 @@
 // (apidiff.Drift), what the target serves differently from the render. It only lists the target.
 //
 // The target's settings come from flags, then the environment (TYK_MODE, TYK_URL, TYK_AUTH, TYK_ORG,
-// TYK_TLS_INSECURE_SKIP_VERIFY), then the OperatorContext named by --context (its Secret's keys of those names
+// TYK_TLS_INSECURE_SKIP_VERIFY), then the OperatorContext named by --operator-context (its Secret's keys of those names
 // win over its env).
 package sync

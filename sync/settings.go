@@ -79,17 +79,17 @@ func Resolve(flags Flags, getenv func(string) string, fromContext map[string]str
 	var errs []string
 	mode, from := pick(flags.Mode, KeyMode)
 	if mode == "" {
-		errs = append(errs, "no mode: give --mode pro|ce, TYK_MODE, or --context")
+		errs = append(errs, "no mode: give --mode pro|ce, TYK_MODE, or --operator-context")
 	} else if m, err := target.ParseMode(mode); err != nil {
 		errs = append(errs, "mode ("+from+") "+err.Error())
 	} else {
 		s.Mode = m
 	}
 	if s.URL, _ = pick(flags.URL, KeyURL); s.URL == "" {
-		errs = append(errs, "no URL: give --url, TYK_URL, or --context")
+		errs = append(errs, "no URL: give --url, TYK_URL, or --operator-context")
 	}
 	if s.Auth, _ = pick(flags.Auth, KeyAuth); s.Auth == "" {
-		errs = append(errs, "no credential: give --auth, TYK_AUTH, or --context")
+		errs = append(errs, "no credential: give --auth, TYK_AUTH, or --operator-context")
 	}
 	s.Org, _ = pick(flags.Org, KeyOrg)
 	if v, from := pick("", KeyInsecure); v != "" {

@@ -40,8 +40,8 @@ func TestResolvePrecedence(t *testing.T) {
 func TestResolveErrorsSayWhereToSet(t *testing.T) {
 	_, err := tyksync.Resolve(tyksync.Flags{}, func(string) string { return "" }, nil)
 	require.Error(t, err)
-	assert.Equal(t, "Tyk target: no mode: give --mode pro|ce, TYK_MODE, or --context; no URL: give --url, TYK_URL, "+
-		"or --context; no credential: give --auth, TYK_AUTH, or --context", err.Error())
+	assert.Equal(t, "Tyk target: no mode: give --mode pro|ce, TYK_MODE, or --operator-context; no URL: give --url, TYK_URL, "+
+		"or --operator-context; no credential: give --auth, TYK_AUTH, or --operator-context", err.Error())
 
 	_, err = tyksync.Resolve(tyksync.Flags{Mode: "enterprise", URL: "http://x", Auth: "k"}, func(string) string { return "" }, nil)
 	require.Error(t, err)

@@ -25,9 +25,9 @@ func newConfigureCommand() *cobra.Command {
 	var output, failOn string
 	var detach bool
 	cmd := &cobra.Command{
-		Use:   "configure [--output ConfigMap|TykOasApiDefinition] [--fail-on Error|Warning] DIR | configure --detach-transformer DIR",
+		Use:   "configure [--output-kind ConfigMap|TykOasApiDefinition] [--fail-on Error|Warning] DIR | configure --detach-transformer DIR",
 		Short: "Set spec fields of every RenderConfig at or below DIR, in place",
-		Long: "configure --output and --fail-on set spec.output and spec.failOn in every gateway2tyk RenderConfig of\n" +
+		Long: "configure --output-kind and --fail-on set spec.output and spec.failOn in every gateway2tyk RenderConfig of\n" +
 			"the YAML files at or below DIR, in place (the Argo CD plugin applies an Application's parameters this way\n" +
 			"to its throw-away copy of the repository). Files are read and written with kyaml: comments, field order\n" +
 			"and list indentation stay. A value the RenderConfig refuses changes no file.\n" +
@@ -48,7 +48,7 @@ func newConfigureCommand() *cobra.Command {
 				set["failOn"] = failOn
 			}
 			if len(set) == 0 {
-				return usage("configure: nothing to set: give --output or --fail-on")
+				return usage("configure: nothing to set: give --output-kind or --fail-on")
 			}
 			n, changes, err := configureTree(args[0], set)
 			if err != nil {
@@ -69,10 +69,15 @@ func newConfigureCommand() *cobra.Command {
 		SilenceErrors: true,
 		SilenceUsage:  true,
 	}
+	// --output-kind, not --output: everywhere else -o/--output is the format of what a command prints, and
+	// this sets which kind of object the render emits. --output is still read, and says it is deprecated.
+	cmd.Flags().StringVar(&output, "output-kind", "", "spec.output to set: the kind each API is emitted as")
 	cmd.Flags().StringVar(&output, "output", "", "spec.output to set")
+	_ = cmd.Flags().MarkDeprecated("output", "use --output-kind (the same spec.output; -o/--output is a format elsewhere)")
 	cmd.Flags().StringVar(&failOn, "fail-on", "", "spec.failOn to set")
 	cmd.Flags().BoolVar(&detach, "detach-transformer", false, "remove gateway2tyk from the transformers of DIR's "+
 		"kustomization, for 'kustomize build DIR | gateway2tyk render -k DIR -' (exit status 3 when DIR must keep it)")
+	cmd.MarkFlagsMutuallyExclusive("detach-transformer", "output-kind")
 	cmd.MarkFlagsMutuallyExclusive("detach-transformer", "output")
 	cmd.MarkFlagsMutuallyExclusive("detach-transformer", "fail-on")
 	return cmd

@@ -44,15 +44,15 @@ type syncFlags struct {
 func newSyncCommand() *cobra.Command {
 	var f syncFlags
 	cmd := &cobra.Command{
-		Use: "sync [--from FILE|-] [--mode pro|ce] [--url URL] [--auth KEY] [--org ORG] [--context NS/NAME] [--dry-run] [--tyk-version V] [--wait D]\n" +
-			"  sync --check [-o text|markdown|json] [--from FILE|-] [--mode pro|ce] [--url URL] [--auth KEY] [--context NS/NAME]",
+		Use: "sync [--from FILE|-] [--mode pro|ce] [--url URL] [--auth KEY] [--org ORG] [--operator-context NS/NAME] [--dry-run] [--tyk-version V] [--wait D]\n" +
+			"  sync --check [-o text|markdown|json] [--from FILE|-] [--mode pro|ce] [--url URL] [--auth KEY] [--operator-context NS/NAME]",
 		Short: "Push the rendered APIs to Tyk Dashboard or the open-source Tyk Gateway, and prune the ones gone",
 		Long: "sync reads the rendered APIs (--from FILE or - for stdin: the render's output as a YAML stream or a\n" +
 			"ResourceList; without --from, the ConfigMaps labelled app.kubernetes.io/managed-by=gateway2tyk in the\n" +
 			"cluster), lists the target's APIs, and creates what is missing, updates what changed, uploads the listener\n" +
 			"certificates and deletes the APIs it created that are no longer rendered. It prints one row per API and\n" +
 			"exits non-zero when any action failed. The target comes from the flags, else TYK_MODE, TYK_URL, TYK_AUTH,\n" +
-			"TYK_ORG, else the OperatorContext of --context (read from the cluster, with its Secret).\n\n" +
+			"TYK_ORG, else the OperatorContext of --operator-context (read from the cluster, with its Secret).\n\n" +
 			"sync --check changes nothing: it compares what the target serves with the rendered APIs and reports, per\n" +
 			"API in diff's terms, the APIs changed on the target behind sync's back (what changed), those missing, and\n" +
 			"those it created that are no longer rendered. It only reads the target (no write, no reload).\n" +
@@ -73,7 +73,11 @@ func newSyncCommand() *cobra.Command {
 		"several Gateways (replicas) each in turn")
 	fl.StringVar(&f.target.Auth, "auth", "", "the Dashboard API key or the Gateway secret (prefer TYK_AUTH: flags show in process lists)")
 	fl.StringVar(&f.target.Org, "org", "", "the Tyk organisation ID")
-	fl.StringVar(&f.context, "context", "", "the OperatorContext NAMESPACE/NAME whose settings (env, or its Secret) to use")
+	// --operator-context, not --context: beside --kubeconfig, a kubectl user reads --context as a kubeconfig
+	// context. --context is still read, and says it is deprecated.
+	fl.StringVar(&f.context, "operator-context", "", "the OperatorContext NAMESPACE/NAME whose settings (env, or its Secret) to use")
+	fl.StringVar(&f.context, "context", "", "the OperatorContext NAMESPACE/NAME (deprecated: --operator-context)")
+	_ = fl.MarkDeprecated("context", "use --operator-context (the same OperatorContext NAMESPACE/NAME; it is no kubeconfig context)")
 	fl.StringSliceVarP(&f.namespaces, "namespace", "n", nil,
 		"sync only the APIs of routes in these namespaces (repeatable); deletes are limited to them too")
 	fl.StringVar(&f.kubeconfig, "kubeconfig", "", "the kubeconfig file (default: in-cluster config, KUBECONFIG or ~/.kube/config)")
@@ -98,7 +102,7 @@ func runSync(ctx context.Context, cmd *cobra.Command, f syncFlags) error {
 		var ok bool
 		ctxNS, ctxName, ok = strings.Cut(f.context, "/")
 		if !ok || len(validation.IsDNS1123Label(ctxNS)) > 0 || len(validation.IsDNS1123Subdomain(ctxName)) > 0 {
-			return usage("sync: --context must be NAMESPACE/NAME of an OperatorContext (got %q)", f.context)
+			return usage("sync: --operator-context must be NAMESPACE/NAME of an OperatorContext (got %q)", f.context)
 		}
 	}
 	for _, ns := range f.namespaces {
@@ -140,10 +144,10 @@ func runSync(ctx context.Context, cmd *cobra.Command, f syncFlags) error {
 		var err error
 		oc, err = cluster.OperatorContext(ctx, ctxNS, ctxName)
 		if err != nil {
-			return failed(stderr, "sync: --context: %v", err)
+			return failed(stderr, "sync: --operator-context: %v", err)
 		}
 		if oc.Spec.Env == nil && oc.Spec.SecretRef == nil {
-			return failed(stderr, "sync: --context: OperatorContext %s sets neither env nor secretRef", f.context)
+			return failed(stderr, "sync: --operator-context: OperatorContext %s sets neither env nor secretRef", f.context)
 		}
 		values := tyksync.ContextValues(oc, nil)
 		if ref := oc.Spec.SecretRef; ref != nil {
@@ -153,7 +157,7 @@ func runSync(ctx context.Context, cmd *cobra.Command, f syncFlags) error {
 			}
 			secret, err := cluster.Secret(ctx, ns, ref.Name)
 			if err != nil {
-				return failed(stderr, "sync: --context: OperatorContext %s, spec.secretRef: %v", f.context, err)
+				return failed(stderr, "sync: --operator-context: OperatorContext %s, spec.secretRef: %v", f.context, err)
 			}
 			values = tyksync.ContextValues(oc, secret)
 		}
@@ -255,7 +259,7 @@ func runSync(ctx context.Context, cmd *cobra.Command, f syncFlags) error {
 }
 
 // syncReplicas returns the Gateways to sync each in turn, or nil for the one target of the settings: in ce mode,
-// the URLs of several --url flags, or else, when the OperatorContext of --context names a data-plane Service
+// the URLs of several --url flags, or else, when the OperatorContext of --operator-context names a data-plane Service
 // (spec.dataPlane.serviceRef, in its own namespace) and no --url is given, the ready endpoints of that Service
 // read in the cluster. An open-source Gateway keeps what it is given to itself, so that a write through the
 // Service reaches one replica only.
@@ -276,13 +280,13 @@ func syncReplicas(ctx context.Context, cmd *cobra.Command, f syncFlags, cluster 
 		svc := oc.Spec.DataPlane.ServiceRef.Name
 		ready, notReady, err := cluster.Replicas(ctx, ctxNS, svc, base)
 		if err != nil {
-			return nil, failed(cmd.ErrOrStderr(), "sync: --context %s, spec.dataPlane.serviceRef: %v; nothing was changed", f.context, err)
+			return nil, failed(cmd.ErrOrStderr(), "sync: --operator-context %s, spec.dataPlane.serviceRef: %v; nothing was changed", f.context, err)
 		}
 		for _, n := range notReady {
 			fmt.Fprintf(cmd.ErrOrStderr(), "gateway2tyk sync: %s is not ready: not synced (the next run syncs it once it is)\n", n)
 		}
 		if len(ready) == 0 {
-			return nil, failed(cmd.ErrOrStderr(), "sync: --context %s: Service %s/%s has no ready endpoint: nothing was changed",
+			return nil, failed(cmd.ErrOrStderr(), "sync: --operator-context %s: Service %s/%s has no ready endpoint: nothing was changed",
 				f.context, ctxNS, svc)
 		}
 		eps = ready

@@ -90,7 +90,7 @@ func TestSyncInClusterReplicas(t *testing.T) {
 	}}
 	cluster := &kube.Cluster{Core: fake.NewSimpleClientset(objs...), Dynamic: dynamicfake.NewSimpleDynamicClient(runtime.NewScheme(), oc)}
 	fast(t, nil, cluster)
-	code, out, stderr := cli(t, "", "sync", "--context", "tyk/edge", "--namespace", "shop")
+	code, out, stderr := cli(t, "", "sync", "--operator-context", "tyk/edge", "--namespace", "shop")
 	assert.Equal(t, 0, code, stderr)
 	assert.Contains(t, out, "replicas: 2 of 2 in sync\n")
 	assert.Contains(t, stderr, "pod tyk-gateway-starting (EndpointSlice tyk-gateway-starting) is not ready: not synced")
@@ -100,7 +100,7 @@ func TestSyncInClusterReplicas(t *testing.T) {
 	// A URL whose port is none of the Service's: nothing is changed, and the message says why.
 	oc.Object["spec"].(map[string]any)["env"].(map[string]any)["url"] = "http://tyk-gateway.tyk.svc:80"
 	fast(t, nil, &kube.Cluster{Core: fake.NewSimpleClientset(objs...), Dynamic: dynamicfake.NewSimpleDynamicClient(runtime.NewScheme(), oc)})
-	code, _, stderr = cli(t, "", "sync", "--context", "tyk/edge", "--namespace", "shop")
+	code, _, stderr = cli(t, "", "sync", "--operator-context", "tyk/edge", "--namespace", "shop")
 	assert.Equal(t, 1, code)
 	assert.Contains(t, stderr, "names port 80, which Service tyk/tyk-gateway does not have (its ports: 8080, 9090)")
 }

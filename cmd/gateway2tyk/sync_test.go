@@ -100,7 +100,7 @@ func TestSyncExitStatus(t *testing.T) {
 		{"no target", []string{"sync", "--from", path}, 2, "gateway2tyk: sync: Tyk target: no mode"},
 		{"bad mode", []string{"sync", "--from", path, "--mode", "x", "--url", "http://a", "--auth", "k"}, 2, `mode (flag --mode) must be pro`},
 		{"bad url", []string{"sync", "--from", path, "--mode", "pro", "--url", "a:1", "--auth", "k"}, 2, "absolute http or https URL"},
-		{"bad context", append([]string{"sync", "--context", "no-slash"}, flags...), 2, "--context must be NAMESPACE/NAME"},
+		{"bad context", append([]string{"sync", "--operator-context", "no-slash"}, flags...), 2, "--operator-context must be NAMESPACE/NAME"},
 		{"bad namespace", append([]string{"sync", "--from", path, "-n", "Not_A_Namespace"}, flags...), 2, `--namespace "Not_A_Namespace"`},
 		{"missing file", append([]string{"sync", "--from", filepath.Join(t.TempDir(), "nope")}, flags...), 2, "--from: open"},
 		{"unknown flag", []string{"sync", "--colour"}, 2, "unknown flag: --colour"},
@@ -211,26 +211,26 @@ func TestSyncInCluster(t *testing.T) {
 	cluster := &kube.Cluster{Core: core, Dynamic: dynamicfake.NewSimpleDynamicClient(runtime.NewScheme(), oc)}
 	fast(t, nil, cluster)
 
-	code, out, stderr := cli(t, "", "sync", "--context", "tyk/dashboard", "--namespace", "shop")
+	code, out, stderr := cli(t, "", "sync", "--operator-context", "tyk/dashboard", "--namespace", "shop")
 	assert.Equal(t, 0, code, stderr)
 	assert.Contains(t, out, "sync: 2 created, 0 updated, 0 deleted, 0 unchanged, 0 failed")
 	assert.Len(t, f.APIs(), 2, "only namespace shop")
 
-	code, out, stderr = cli(t, "", "sync", "--context", "tyk/dashboard")
+	code, out, stderr = cli(t, "", "sync", "--operator-context", "tyk/dashboard")
 	assert.Equal(t, 0, code, stderr)
 	assert.Contains(t, out, "sync: 1 created, 0 updated, 0 deleted, 2 unchanged, 0 failed")
 
 	// The environment wins over the context, flags over the environment.
 	fast(t, map[string]string{"TYK_AUTH": "wrong"}, cluster)
-	code, _, stderr = cli(t, "", "sync", "--context", "tyk/dashboard", "--dry-run")
+	code, _, stderr = cli(t, "", "sync", "--operator-context", "tyk/dashboard", "--dry-run")
 	assert.Equal(t, 1, code)
 	assert.Contains(t, stderr, "403 Forbidden")
-	code, _, stderr = cli(t, "", "sync", "--context", "tyk/dashboard", "--dry-run", "--auth", f.Auth)
+	code, _, stderr = cli(t, "", "sync", "--operator-context", "tyk/dashboard", "--dry-run", "--auth", f.Auth)
 	assert.Equal(t, 0, code, stderr)
 
-	code, _, stderr = cli(t, "", "sync", "--context", "tyk/missing")
+	code, _, stderr = cli(t, "", "sync", "--operator-context", "tyk/missing")
 	assert.Equal(t, 1, code)
-	assert.Contains(t, stderr, `gateway2tyk: sync: --context: reading OperatorContext tyk/missing`)
+	assert.Contains(t, stderr, `gateway2tyk: sync: --operator-context: reading OperatorContext tyk/missing`)
 }
 
 func secret(ns, name string, data map[string]string) runtime.Object {

@@ -1,7 +1,7 @@
 // Package hook emits, when the function config asks for it (spec.syncHook.enabled), the Argo CD PostSync hook
 // that pushes the rendered APIs to Tyk: a Job named gateway2tyk-sync, annotated argocd.argoproj.io/hook:
 // PostSync and argocd.argoproj.io/hook-delete-policy: BeforeHookCreation,HookSucceeded, that runs
-// `gateway2tyk sync --context NS/NAME --namespace NS...` from the project's image, with the ServiceAccount,
+// `gateway2tyk sync --operator-context NS/NAME --namespace NS...` from the project's image, with the ServiceAccount,
 // Roles and RoleBindings it needs and nothing more:
 //
 //   - in every namespace the sync covers: get and list ConfigMaps. RBAC cannot restrict a list to a label
@@ -140,7 +140,7 @@ func Build(h config.SyncHook, controllerName string, inv *inventory.Inventory, a
 		}
 	}
 
-	args := []string{"sync", "--context", ctxKey.String()}
+	args := []string{"sync", "--operator-context", ctxKey.String()}
 	for _, ns := range scope {
 		args = append(args, "--namespace", ns)
 	}

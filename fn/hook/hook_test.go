@@ -143,7 +143,7 @@ func TestSettings(t *testing.T) {
 	rl := render(t, withSpec(t, `  spec:
     syncHook: {enabled: true, image: g:1, context: platform/tyk, namespace: ops, namespaces: [shop]}
 `))
-	assert.Equal(t, []string{"sync", "--context", "platform/tyk", "--namespace", "shop"}, jobArgs(t, rl.Items))
+	assert.Equal(t, []string{"sync", "--operator-context", "platform/tyk", "--namespace", "shop"}, jobArgs(t, rl.Items))
 	var kinds []string
 	for _, n := range hookObjects(rl.Items) {
 		kinds = append(kinds, n.GetKind()+" "+n.GetNamespace())
