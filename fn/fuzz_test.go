@@ -48,13 +48,20 @@ func FuzzPipeline(f *testing.F) {
 // named regression test of a crasher keeps the mutated YAML itself.
 func FuzzPipelineMutated(f *testing.F) {
 	inputs := goldenInputs(f)
+	// Only seeds that mutate something: one that does not is skipped by the target, which under go test
+	// would be a skip that checks nothing (make test fails on skips it does not expect).
+	seed := func(input, node uint16, op uint8, value string) {
+		if _, ok := mutate(inputs[int(input)%len(inputs)], int(node), op, value); ok {
+			f.Add(input, node, op, value)
+		}
+	}
 	for i := range inputs {
 		for op := range uint8(mutations) {
-			f.Add(uint16(i), uint16(7*i+int(op)*13), op, "x")
+			seed(uint16(i), uint16(7*i+int(op)*13), op, "x")
 		}
 	}
 	for i, v := range []string{"", "-1", "0", "1.5", "65536", "2147483648", "null", "true", "/", "*", "a b", "X-A:", "é"} {
-		f.Add(uint16(i), uint16(31*i), uint8(opScalar), v)
+		seed(uint16(i), uint16(31*i), uint8(opScalar), v)
 	}
 	f.Fuzz(func(t *testing.T, input, node uint16, op uint8, value string) {
 		data, ok := mutate(inputs[int(input)%len(inputs)], int(node), op, value)
