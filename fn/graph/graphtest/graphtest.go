@@ -331,7 +331,7 @@ func DotSVG(t testing.TB, dot string) []byte {
 	return stdout.Bytes()
 }
 
-// MermaidPackages are the npm packages MermaidJS runs, pinned; .ci/run installs them into bin/mermaid-js.
+// MermaidPackages are the npm packages MermaidJS runs, pinned; make test installs them into bin/mermaid-js (make bin/mermaid-js).
 const MermaidPackages = "mermaid@11.17.2 jsdom@29.1.1"
 
 // mermaidScript parses each diagram of a JSON array on stdin with mermaid.parse and prints one line per
