@@ -16,13 +16,14 @@ GO_VERSION     := $(shell sed -n 's/^go //p' go.mod)
 
 .DEFAULT_GOAL := build
 
-.PHONY: help build demo test vet fmt-check go-test e2e-tyk e2e-kube e2e-argocd tyk-source e2e-tyk-source check-dockerfile image image-test bench bench-diff bench-pipelines clean
+.PHONY: help build demo test vet fmt-check go-test golden e2e-tyk e2e-kube e2e-argocd tyk-source e2e-tyk-source check-dockerfile image image-test bench bench-diff bench-pipelines clean
 
 help: ## Show the targets
 	@echo "make build          build bin/gateway2tyk"
 	@echo "make bin/kustomize  install kustomize $(KUSTOMIZE_VERSION) into bin/ (when absent)"
 	@echo "make demo           render $(EXAMPLE) with kustomize and the function, and print the APIs"
 	@echo "make test           go vet, gofmt check, go test (with bin/kustomize, bin/gateway2tyk and the real Tyk Gateway)"
+	@echo "make golden         rewrite every golden file from what the code now writes (then read the diff)"
 	@echo "make e2e-tyk        only the tests against a real Tyk Gateway (builds bin/tyk once; needs redis-server)"
 	@echo "make e2e-kube       only the tests against a real kube-apiserver and etcd (builds them into bin/ once)"
 	@echo "make e2e-argocd     only the tests against the real argocd-cmp-server and Argo CD's health checks (builds them once)"
@@ -170,10 +171,40 @@ fmt-check:
 		exit 1; \
 	fi
 
-go-test: build $(KUSTOMIZE) $(TYK) $(KUBE_APISERVER) $(ETCD) $(ARGOCD_CMP_SERVER) $(ARGOCD_CMPDRIVER)
-	$(ARGOCD_ENV) KUSTOMIZE=$(CURDIR)/$(KUSTOMIZE) GATEWAY2TYK=$(CURDIR)/$(GATEWAY2TYK) GATEWAY2TYK_REAL_TYK=required \
-		GATEWAY2TYK_REAL_KUBE=required \
-		TYK_GATEWAY=$(TYK_GATEWAY) TYK_TEMPLATES=$(TYK_TEMPLATES) TYK_GATEWAY_VERSION=$(TYK_GATEWAY_VERSION) $(GO) test ./...
+# Mermaid's own parser for the graph tests (fn/graph/graphtest.MermaidJS): pinned npm packages, installed from the
+# npm registry once, then kept (`make clean` removes them).
+MERMAID_JS     := bin/mermaid-js
+MERMAID_PKGS   := mermaid@11.17.2 jsdom@29.1.1
+$(MERMAID_JS):
+	mkdir -p $(BIN)
+	npm install --prefix $(MERMAID_JS).tmp --no-audit --no-fund --silent $(MERMAID_PKGS)
+	mv $(MERMAID_JS).tmp $(MERMAID_JS)
+
+# make test's go test runs through tools/testreport: it prints each package's result (a failed test's output in
+# full), then every test that skipped and why, and fails on any skip that tools/testreport/may-skip.txt does not
+# allow: a skip is a check that did not run, and the run would be green without it. The packages whose code runs
+# goroutines (krmio's parallel writers, parallel and the stages that use it, sync's concurrent calls, the CLI's
+# kustomize pipe) run with the race detector; the rest without, since -race builds every dependency again and
+# slows each test several times over. The closing line is "tests: N passed, N failed, N skipped".
+RACE_PKGS       := ./fn ./fn/krmio ./fn/parallel ./fn/read ./fn/translate ./fn/kustomization ./sync/... ./cmd/gateway2tyk
+# The e2e package runs the real systems: longer than go test's default 10 minutes on 2 busy cores.
+GO_TEST_TIMEOUT ?= 60m
+TEST_ENV = $(ARGOCD_ENV) KUSTOMIZE=$(CURDIR)/$(KUSTOMIZE) GATEWAY2TYK=$(CURDIR)/$(GATEWAY2TYK) \
+	GATEWAY2TYK_REAL_TYK=required GATEWAY2TYK_REAL_KUBE=required MERMAID_JS_DIR=$(CURDIR)/$(MERMAID_JS) \
+	TYK_GATEWAY=$(TYK_GATEWAY) TYK_TEMPLATES=$(TYK_TEMPLATES) TYK_GATEWAY_VERSION=$(TYK_GATEWAY_VERSION)
+go-test: build $(KUSTOMIZE) $(TYK) $(KUBE_APISERVER) $(ETCD) $(ARGOCD_CMP_SERVER) $(ARGOCD_CMPDRIVER) $(MERMAID_JS)
+	@race=$$($(GO) list $(RACE_PKGS)) && plain=$$($(GO) list ./... | grep -vxF "$$race") && \
+	$(TEST_ENV) $(GO) run ./tools/testreport -go $(GO) -may-skip tools/testreport/may-skip.txt -- \
+		-timeout $(GO_TEST_TIMEOUT) $$plain -- -race -timeout $(GO_TEST_TIMEOUT) $$race
+
+
+# Every golden file, rewritten from what the code now writes: the packages whose tests take -update (fn's stories,
+# fn/hook's objects, cmd/gateway2tyk's diff reports; e2e's TestGoldenPackages checks this list against the tests'
+# -update flags). Read every changed file before committing it: golden files are reviewed by reading them.
+GOLDEN_PKGS := ./fn ./fn/hook ./cmd/gateway2tyk
+golden:
+	$(GO) test -count=1 $(GOLDEN_PKGS) -update
+	git status --short -- $(GOLDEN_PKGS)
 
 # The Dockerfile's build stage must run make build's go build (and bin/kustomize's go install): a Go test reads
 # both and builds the Dockerfile's command locally to compare the binaries. `make test` runs it too.

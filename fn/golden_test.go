@@ -3,6 +3,7 @@ package fn_test
 import (
 	"bytes"
 	"errors"
+	"flag"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -24,8 +25,11 @@ import (
 // function writes back, results included. Cases whose render fails (an error result, or failOn reached) live
 // under testdata/failing/, so that their output is compared too, rather than only an errors.txt.
 //
-// To regenerate after an intended change, set UpdateExpectedFromActual to true for one run, then read every
-// changed expected.yaml before committing it: golden files are reviewed by reading them.
+// To regenerate after an intended change, run `make golden` (go test -update in every package with golden files),
+// then read every changed expected.yaml before committing it: golden files are reviewed by reading them.
+
+// update rewrites the golden files from the render's output (make golden).
+var update = flag.Bool("update", false, "rewrite every testdata/**/expected.yaml from the render's output")
 
 const (
 	goldenDir  = "testdata"
@@ -37,8 +41,9 @@ func TestGolden(t *testing.T) {
 	ran := 0
 	for _, dir := range storyDirs(t, goldenDir, "failing", "fuzz") {
 		checker := frameworktestutil.ProcessorResultsChecker{
-			TestDataDirectory: dir,
-			Processor:         func() framework.ResourceListProcessor { return fn.Processor{} },
+			TestDataDirectory:        dir,
+			Processor:                func() framework.ResourceListProcessor { return fn.Processor{} },
+			UpdateExpectedFromActual: *update,
 		}
 		checker.Assert(t)
 		ran += len(checker.TestCasesRun())
@@ -50,8 +55,9 @@ func TestGolden(t *testing.T) {
 // results that made it fail) is still compared with expected.yaml.
 func TestGoldenFailing(t *testing.T) {
 	checker := frameworktestutil.ProcessorResultsChecker{
-		TestDataDirectory: failingDir,
-		Processor:         func() framework.ResourceListProcessor { return mustFail{} },
+		TestDataDirectory:        failingDir,
+		Processor:                func() framework.ResourceListProcessor { return mustFail{} },
+		UpdateExpectedFromActual: *update,
 	}
 	checker.Assert(t)
 	t.Logf("golden: %d failing cases ran", len(checker.TestCasesRun()))

@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-var updateDiff = flag.Bool("update", false, "rewrite the golden reports of testdata/diff")
+var updateDiff = flag.Bool("update", false, "rewrite the golden reports of testdata/diff (make golden)")
 
 // The stories of testdata/diff: each has old/ and new/ inputs (with testdata/diff/common.yaml, and gateway.yaml
 // unless the side has its own) and the reports of `gateway2tyk diff old new`, which are reviewed by reading them.
@@ -61,7 +61,7 @@ func golden(t *testing.T, path, got string) {
 		return
 	}
 	want, err := os.ReadFile(path)
-	require.NoError(t, err, "run go test -run TestDiffStories ./cmd/gateway2tyk -update, then read the report")
+	require.NoError(t, err, "run make golden, then read the report")
 	assert.Equal(t, string(want), got, path)
 }
 

@@ -18,7 +18,7 @@ import (
 	"github.com/gateway2tyk/gateway2tyk/fn/hook"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/expected.yaml")
+var update = flag.Bool("update", false, "rewrite testdata/expected.yaml (make golden)")
 
 // render runs the function over a ResourceList and returns the output items and results.
 func render(t *testing.T, in string) *framework.ResourceList {
