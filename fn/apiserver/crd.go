@@ -15,10 +15,7 @@ import (
 	structuraldefaulting "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
 	schemaobjectmeta "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/objectmeta"
 	structuralpruning "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/pruning"
-	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
-	"k8s.io/apiextensions-apiserver/pkg/registry/customresource"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/yaml"
@@ -54,16 +51,12 @@ type validator struct {
 	version    string
 	namespaced bool
 	structural *structuralschema.Structural
-	// prepare is the strategy's PrepareForCreate, which reads nothing of the schema (it drops status when the CRD
-	// has the subresource and sets the generation): it is a strategy built over an empty schema, so that a run
-	// whose verdicts all come from the Memory does not compile the CRD's CEL rules (60 ms for HTTPRoute).
-	prepare interface {
-		PrepareForCreate(ctx context.Context, obj runtime.Object)
-	}
-	// strategy is the custom resource strategy over the CRD's schema, built on the first Validate.
-	strategy func() (interface {
-		Validate(ctx context.Context, obj runtime.Object) field.ErrorList
-	}, error)
+	// status is the CRD's status subresource, which PrepareForCreate reads (prepareForCreate).
+	status *apiextensionsinternal.CustomResourceSubresourceStatus
+	// strategy is the strategy's Validate over the CRD's schema (createValidation), built on the first Validate,
+	// so that a run whose verdicts all come from the Memory does not compile the CRD's CEL rules (60 ms for
+	// HTTPRoute).
+	strategy func() (*createValidation, error)
 }
 
 // crdKey names one CRD of one channel.
@@ -135,10 +128,10 @@ func readCRD(channel Channel, kind string) (*apiextensionsv1.CustomResourceDefin
 	return &crd, nil
 }
 
-// newValidator builds, for a served version of a CRD, the structural schema, the schema validator and the custom
-// resource strategy, as apiextensions-apiserver's crdHandler does when it starts serving a CRD
-// (getOrCreateServingInfoFor): the structural schema with its defaults pruned, and NewStrategy, which compiles the
-// CEL rules. It returns nil, nil when the CRD does not serve the version.
+// newValidator builds, for a served version of a CRD, the structural schema and (on first use) the strategy's
+// schema and CEL validators, as apiextensions-apiserver's crdHandler does when it starts serving a CRD
+// (getOrCreateServingInfoFor): the structural schema with its defaults pruned, and what NewStrategy builds,
+// which compiles the CEL rules (create.go). It returns nil, nil when the CRD does not serve the version.
 func newValidator(channel Channel, crd *apiextensionsv1.CustomResourceDefinition, version string) (*validator, error) {
 	name := crd.Name
 	for _, v := range crd.Spec.Versions {
@@ -163,30 +156,20 @@ func newValidator(channel Channel, crd *apiextensionsv1.CustomResourceDefinition
 		}
 		gvk := schema.GroupVersionKind{Group: crd.Spec.Group, Version: v.Name, Kind: crd.Spec.Names.Kind}
 		namespaced := crd.Spec.Scope == apiextensionsv1.NamespaceScoped
-		openAPI, selectable := internal.OpenAPIV3Schema, v.SelectableFields
+		openAPI := internal.OpenAPIV3Schema
 		return &validator{
 			channel:    channel,
 			kind:       crd.Spec.Names.Kind,
 			version:    v.Name,
 			namespaced: namespaced,
 			structural: s,
-			prepare: customresource.NewStrategy(nil, namespaced, gvk, nil, nil, &structuralschema.Structural{}, status,
-				nil, nil),
-			strategy: sync.OnceValues(func() (interface {
-				Validate(ctx context.Context, obj runtime.Object) field.ErrorList
-			}, error) {
-				schemaValidator, _, err := apiservervalidation.NewSchemaValidator(openAPI)
+			status:     status,
+			strategy: sync.OnceValues(func() (*createValidation, error) {
+				c, err := newCreateValidation(gvk, namespaced, openAPI, s)
 				if err != nil {
 					return nil, fmt.Errorf("CRD %s version %s: %w", name, gvk.Version, err)
 				}
-				var statusValidator apiservervalidation.SchemaValidator
-				if st, ok := openAPI.Properties["status"]; ok && status != nil {
-					if statusValidator, _, err = apiservervalidation.NewSchemaValidator(&st); err != nil {
-						return nil, fmt.Errorf("CRD %s version %s status: %w", name, gvk.Version, err)
-					}
-				}
-				return customresource.NewStrategy(nil, namespaced, gvk, schemaValidator, statusValidator, s, status, nil,
-					selectable), nil
+				return c, nil
 			}),
 		}, nil
 	}
@@ -224,7 +207,7 @@ func (v *validator) admit(obj map[string]any) (unknown []string, problems []Prob
 	structuraldefaulting.Default(obj, v.structural)
 	u := &unstructured.Unstructured{Object: obj}
 	ctx := context.Background()
-	v.prepare.PrepareForCreate(ctx, u)
+	prepareForCreate(u, v.status)
 	validate := func() ([]Problem, error) {
 		st, err := v.strategy()
 		if err != nil {

@@ -5,7 +5,10 @@
 //     go.mod (crds/, copied byte for byte from its config/crd, checked by a test), with apiextensions-apiserver's
 //     own steps in the order its handler takes them: unknown-field detection by pruning (what strict field
 //     validation, kubectl apply's default, refuses), the structural defaults, then the custom resource strategy's
-//     Validate (OpenAPI schema, embedded metadata, list types and the CEL rules).
+//     PrepareForCreate and Validate (OpenAPI schema, embedded metadata, list types and the CEL rules), made by the
+//     packages the strategy calls (pkg/apiserver/validation, schema/objectmeta, schema/listtype, schema/cel), in
+//     its order, without the strategy's own package: registry/customresource is the API server's storage and
+//     links etcd's client, gRPC, OpenTelemetry and Prometheus (create.go).
 //   - Core kinds (Service, Secret, ...) and Tyk Operator's kinds are decoded strictly into their Go types, as the
 //     API server's serializer does for built-in types (unknown and duplicate fields refused), and their metadata is
 //     validated with apimachinery's ObjectMeta validation. Their kind-specific validation lives in
