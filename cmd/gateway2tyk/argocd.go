@@ -216,7 +216,7 @@ func argoRender(out, log *bytes.Buffer, getenv func(string) string) error {
 		}
 	}
 	if kustomizationFile == "" {
-		if err := renderFiles(nil, out, log, "", []string{"."}, ""); err != nil {
+		if err := renderFiles(nil, out, log, "", getenv("ARGOCD_APP_NAMESPACE"), []string{"."}, ""); err != nil {
 			return renderFailed(err)
 		}
 		return nil
@@ -241,7 +241,7 @@ func argoRender(out, log *bytes.Buffer, getenv func(string) string) error {
 	if err != nil {
 		return err
 	}
-	if err := renderKustomized(bytes.NewReader(built), out, log, "", ".", "", []string{"-"}); err != nil {
+	if err := renderKustomized(bytes.NewReader(built), out, log, "", getenv("ARGOCD_APP_NAMESPACE"), ".", "", []string{"-"}); err != nil {
 		return renderFailed(err)
 	}
 	return nil

@@ -25,15 +25,19 @@ const exitUseTransformer = 3
 
 // renderKustomized is `render -k DIR PATH...` (and the Argo CD plugin's large-app path): PATHs hold what `kustomize build DIR` printed without the
 // transformer. Like kustomize with a failing transformer, it prints nothing when the render fails.
-func renderKustomized(stdin io.Reader, stdout, stderr io.Writer, context, dir, configPath string, paths []string) error {
+func renderKustomized(stdin io.Reader, stdout, stderr io.Writer, context, namespace, dir, configPath string, paths []string) error {
 	items, fnConfig, app, err := readKustomized("render", dir, configPath, paths, stdin)
 	if err != nil {
 		return err
 	}
+	in := &inputSet{fnConfig: fnConfig, configFile: configSource(configPath, app)}
+	if _, err := in.loadConfig(); err != nil {
+		return usage("render: %v", err)
+	}
 	rl := &framework.ResourceList{Items: items, FunctionConfig: fnConfig}
 	var counts fn.Counts
-	procErr := fn.Processor{Context: context, Counts: &counts}.Process(rl)
-	reportRender(stderr, rl, procErr, counts)
+	procErr := fn.Processor{Context: context, Counts: &counts, DefaultNamespace: namespace}.Process(rl)
+	reportRender(stderr, rl, procErr, counts, nil)
 	if procErr != nil {
 		return &reportedError{procErr}
 	}

@@ -29,7 +29,7 @@ func TestUnknownSubcommand(t *testing.T) {
 
 // With no argument gateway2tyk is still the KRM function: a ResourceList in, a ResourceList out.
 func TestNoArgumentIsTheKRMFunction(t *testing.T) {
-	in := "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: v1\n  kind: Service\n  metadata:\n    name: a\n"
+	in := "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: v1\n  kind: Service\n  metadata:\n    name: a\n    namespace: shop\n"
 	code, out, stderr := cli(t, in)
 	assert.Equal(t, 0, code, stderr)
 	assert.Empty(t, stderr, "no summary line in KRM function mode")

@@ -23,7 +23,9 @@ type Channel string
 
 const (
 	// APIVersion and Kind identify the typed function config.
-	APIVersion = "gateway2tyk.io/v1alpha1"
+	// Group is gateway2tyk's API group: an object of it among the inputs is meant as the function config.
+	Group      = "gateway2tyk.io"
+	APIVersion = Group + "/v1alpha1"
 	Kind       = "RenderConfig"
 
 	// DefaultControllerName is Tyk Operator's own controller name, so that a
