@@ -6,16 +6,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 	"sigs.k8s.io/kustomize/kyaml/kio"
 
+	"github.com/gateway2tyk/gateway2tyk/fn/config"
+	"github.com/gateway2tyk/gateway2tyk/fn/inputfiles"
 	"github.com/gateway2tyk/gateway2tyk/fn/kustomization"
 )
 
@@ -95,42 +95,31 @@ func argoApplication() string {
 	return name
 }
 
-// argoDiscover prints the path of the first YAML file at or below dir holding an object of apiVersion
-// gateway2tyk.io/*, and nothing when there is none (Argo CD claims the source when the output is not empty).
-// .git is not searched. A file that does not parse is not ours to judge here: generate reports it.
+// argoDiscover prints the path of the first input file at or below dir (the files render reads: fn/inputfiles)
+// holding an object that render takes as gateway2tyk's function config (isFunctionConfig), and nothing when there
+// is none (Argo CD claims the source when the output is not empty). A file that does not parse is not ours to
+// judge here: generate reports it. A directory whose files cannot be listed (a link leaving the repository) is
+// an error, which Argo CD logs.
 func argoDiscover(stdout io.Writer, dir string) error {
-	errFound := errors.New("found")
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		if d.IsDir() {
-			if d.Name() == ".git" {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(path, ".yaml") && !strings.HasSuffix(path, ".yml") {
-			return nil
-		}
+	l, err := inputfiles.List(dir)
+	if err != nil {
+		return usage("argocd discover: %v", err)
+	}
+	for _, path := range l.Files {
 		data, err := os.ReadFile(path)
-		if err != nil || !bytes.Contains(data, []byte("gateway2tyk.io/")) {
-			return nil
+		if err != nil || !bytes.Contains(data, []byte("gateway2tyk.io/")) && !bytes.Contains(data, []byte(config.Kind)) {
+			continue
 		}
 		nodes, err := (&kio.ByteReader{Reader: bytes.NewReader(data), OmitReaderAnnotations: true}).Read()
 		if err != nil {
-			return nil
+			continue
 		}
 		for _, n := range nodes {
-			if strings.HasPrefix(n.GetApiVersion(), "gateway2tyk.io/") {
+			if isFunctionConfig(n) {
 				fmt.Fprintln(stdout, path)
-				return errFound
+				return nil
 			}
 		}
-		return nil
-	})
-	if err != nil && err != errFound {
-		return err
 	}
 	return nil
 }

@@ -95,11 +95,15 @@ func IsYAML(name string) bool {
 	return ext == ".yaml" || ext == ".yml"
 }
 
+// KustomizationNames are the names kustomize reads a kustomization from, in its order.
+var KustomizationNames = []string{"kustomization.yaml", "kustomization.yml", "Kustomization"}
+
 // IsKustomization reports whether a file name is one kustomize reads as a kustomization.
 func IsKustomization(name string) bool {
-	switch name {
-	case "kustomization.yaml", "kustomization.yml", "Kustomization":
-		return true
+	for _, n := range KustomizationNames {
+		if name == n {
+			return true
+		}
 	}
 	return false
 }
