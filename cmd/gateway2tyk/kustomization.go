@@ -19,10 +19,6 @@ import (
 	"github.com/gateway2tyk/gateway2tyk/fn/kustomization"
 )
 
-// exitUseTransformer is the exit status of `render -k` and `configure --detach-transformer` when the
-// application must be built with gateway2tyk as a kustomize transformer (kustomization.Unfaithful).
-const exitUseTransformer = 3
-
 // renderKustomized is `render -k DIR PATH...` (and the Argo CD plugin's large-app path): PATHs hold what `kustomize build DIR` printed without the
 // transformer. Like kustomize with a failing transformer, it prints nothing when the render fails.
 func renderKustomized(stdin io.Reader, stdout, stderr io.Writer, context, namespace, dir, configPath string, paths []string) error {

@@ -1,0 +1,80 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gateway2tyk/gateway2tyk/sync/target/targettest"
+)
+
+// A typo in one route must not delete that route's API (issue 30, finding 1): `render d | sync --from -`
+// without pipefail. The failed render prints nothing, and sync refuses the empty stream; the API stays.
+func TestTypoInOneRouteDeletesNothing(t *testing.T) {
+	dir := example(t, "basic")
+	code, rendered, stderr := cli(t, "", "render", dir)
+	require.Equal(t, 0, code, stderr)
+
+	f := targettest.NewGateway(t)
+	fast(t, map[string]string{"TYK_MODE": "ce", "TYK_URL": f.Server.URL, "TYK_AUTH": f.Auth}, nil)
+	code, _, stderr = cli(t, rendered, "sync", "--from", "-", "--tyk-version", "5.8.0")
+	require.Equal(t, 0, code, stderr)
+	require.Len(t, f.APIs(), 2)
+
+	editRoutes(t, dir, func(s string) string {
+		return strings.Replace(s, "hostnames: [orders.shop.example.com]", "hostname: [orders.shop.example.com]", 1)
+	})
+	code, rendered, stderr = cli(t, "", "render", dir)
+	assert.Equal(t, 1, code, stderr)
+	assert.Contains(t, stderr, "spec.hostname: ")
+	assert.Contains(t, stderr, "("+filepath.Join(dir, "routes.yaml")+":2)", "the result names the route's file and line")
+	assert.Empty(t, rendered, "a failed render prints nothing")
+
+	code, out, stderr := cli(t, rendered, "sync", "--from", "-", "--tyk-version", "5.8.0")
+	assert.Equal(t, 2, code, stderr)
+	assert.NotContains(t, out, "delete")
+	assert.Len(t, f.APIs(), 2, "no API was deleted")
+}
+
+// The KRM function's ResourceList of a failed render carries its results: sync refuses it (exit 2), whatever
+// items it holds.
+func TestSyncRefusesAFailedRendersResourceList(t *testing.T) {
+	stream := targettest.Streams(apis()[:1])
+	var items []string
+	for _, doc := range strings.Split(strings.TrimPrefix(stream, "---\n"), "\n---\n") {
+		items = append(items, "- "+strings.ReplaceAll(strings.TrimSpace(doc), "\n", "\n  "))
+	}
+	rl := "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n" + strings.Join(items, "\n") + "\n" +
+		"results:\n- message: 'spec.hostname: unknown field'\n  severity: error\n"
+	f := targettest.NewGateway(t)
+	fast(t, map[string]string{"TYK_MODE": "ce", "TYK_URL": f.Server.URL, "TYK_AUTH": f.Auth}, nil)
+	code, _, stderr := cli(t, rl, "sync", "--from", "-", "--dry-run", "--tyk-version", "5.8.0")
+	assert.Equal(t, 2, code, stderr)
+	assert.Contains(t, stderr, "gateway2tyk: sync: --from <stdin>: the input is the ResourceList of a failed render (1 result(s) at or above its failOn)")
+
+	// The same list without the failing result is synced.
+	ok := strings.Replace(rl, "severity: error", "severity: warning", 1)
+	code, _, stderr = cli(t, ok, "sync", "--from", "-", "--dry-run", "--tyk-version", "5.8.0")
+	assert.Equal(t, 0, code, stderr)
+}
+
+// The exit statuses follow one table (issue 30, finding 11): a directory given to --from is bad input (2), and a
+// target that cannot be reached is not drift (4, not 1).
+func TestSyncExitStatusTable(t *testing.T) {
+	f := targettest.NewGateway(t)
+	fast(t, map[string]string{"TYK_MODE": "ce", "TYK_URL": f.Server.URL, "TYK_AUTH": f.Auth}, nil)
+	dir := example(t, "basic")
+	code, _, stderr := cli(t, "", "sync", "--from", dir, "--dry-run")
+	assert.Equal(t, exitUsage, code, stderr)
+	assert.Contains(t, stderr, "--from "+dir+" is a directory: give the render's output (gateway2tyk render "+dir+" > apis.yaml")
+
+	path := filepath.Join(t.TempDir(), "apis.yaml")
+	require.NoError(t, os.WriteFile(path, []byte(targettest.Streams(apis())), 0o600))
+	fast(t, map[string]string{"TYK_MODE": "ce", "TYK_URL": "http://127.0.0.1:1", "TYK_AUTH": "k"}, nil)
+	code, _, stderr = cli(t, "", "sync", "--check", "--from", path)
+	assert.Equal(t, exitUnreachable, code, stderr)
+}
