@@ -78,3 +78,74 @@ func TestSyncExitStatusTable(t *testing.T) {
 	code, _, stderr = cli(t, "", "sync", "--check", "--from", path)
 	assert.Equal(t, exitUnreachable, code, stderr)
 }
+
+// snapshot is every file below dir and its bytes.
+func snapshot(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	files := map[string]string{}
+	require.NoError(t, filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		files[p] = string(b)
+		return err
+	}))
+	return files
+}
+
+// argocd generate run by hand leaves the files it is pointed at as they were (issue 30, finding 5: it removed
+// gateway2tyk.yaml from the kustomization's transformers and wrote the parameters into the RenderConfig); the
+// output is the same as in Argo CD's copy, where it edits in place.
+func TestArgoGenerateByHandChangesNoFile(t *testing.T) {
+	kustomizeOnPath(t)
+	dir := example(t, "basic")
+	before := snapshot(t, dir)
+	t.Chdir(dir)
+	env := map[string]string{"PARAM_OUTPUT": "TykOasApiDefinition", "ARGOCD_ENV_GATEWAY2TYK_FAIL_ON": "Warning"}
+	var out, errb strings.Builder
+	require.NoError(t, argoGenerate(&out, &errb, func(k string) string { return env[k] }), errb.String())
+	assert.Equal(t, before, snapshot(t, dir), "no file changed")
+	assert.Contains(t, out.String(), "kind: TykOasApiDefinition")
+
+	// In Argo CD's copy (ARGOCD_APP_NAME set) the same command edits in place, and prints the same.
+	env["ARGOCD_APP_NAME"] = "shop-apis"
+	var inPlace strings.Builder
+	require.NoError(t, argoGenerate(&inPlace, &errb, func(k string) string { return env[k] }), errb.String())
+	assert.Equal(t, out.String(), inPlace.String())
+	assert.NotEqual(t, before, snapshot(t, dir), "Argo CD's copy is edited in place")
+}
+
+// Objects without metadata.namespace get Argo CD's destination namespace, which the plugin passes (issue 30,
+// finding 2), on the plain-YAML path and the large-app path alike; render without one names the object and file.
+func TestArgoDestinationNamespace(t *testing.T) {
+	kustomizeOnPath(t)
+	for _, kustomized := range []bool{false, true} {
+		t.Run(map[bool]string{false: "plain YAML", true: "kustomization"}[kustomized], func(t *testing.T) { argoDestination(t, kustomized) })
+	}
+}
+
+func argoDestination(t *testing.T, kustomized bool) {
+	{
+		dir := example(t, "basic")
+		for _, f := range []string{"gateway.yaml", "routes.yaml", "services.yaml", "cluster-facts.yaml"} {
+			b, err := os.ReadFile(filepath.Join(dir, f))
+			require.NoError(t, err)
+			write(t, filepath.Join(dir, f), strings.ReplaceAll(string(b), "\n  namespace: shop\n", "\n"))
+		}
+		if !kustomized {
+			require.NoError(t, os.Remove(filepath.Join(dir, "kustomization.yaml")))
+			code, out, stderr := cli(t, "", "render", dir)
+			assert.Equal(t, 1, code)
+			assert.Empty(t, out)
+			assert.Contains(t, stderr, "HTTPRoute/orders metadata.namespace: missing: the object is namespaced, and nothing gives it a namespace")
+			assert.Contains(t, stderr, "("+filepath.Join(dir, "routes.yaml")+":2)")
+		}
+		t.Chdir(dir)
+		env := map[string]string{"ARGOCD_APP_NAME": "shop-apis", "ARGOCD_APP_NAMESPACE": "shop"}
+		var out, errb strings.Builder
+		require.NoError(t, argoGenerate(&out, &errb, func(k string) string { return env[k] }), errb.String())
+		assert.Contains(t, out.String(), "orders.shop.svc.cluster.local:8080/orders", "kustomized: %v", kustomized)
+		assert.NotContains(t, out.String(), "..svc")
+	}
+}
