@@ -63,3 +63,25 @@ func TestObjectsWithoutNamespaceGetTheDefaultOrAnError(t *testing.T) {
 	assert.Contains(t, b.String(), `http://orders.shop.svc.cluster.local:8080/orders`)
 	assert.NotContains(t, b.String(), "..svc")
 }
+
+// A controllerName that no GatewayClass has renders nothing: a warning names it and the classes' (issue 30,
+// finding 4). One class of ours, and there is no warning.
+func TestControllerNameNoClassHasIsAWarning(t *testing.T) {
+	cfg := config.Default()
+	cfg.DefaultNamespace = "shop"
+	cfg.ControllerName = "tyk.tyk.io/gateway-controler"
+	out, err := Render(basicWithoutNamespaces(t), cfg)
+	require.NoError(t, err)
+	var msgs []string
+	for _, r := range out.Results {
+		msgs = append(msgs, r.String())
+	}
+	assert.Contains(t, msgs, "[warning] spec.controllerName: no GatewayClass has controllerName tyk.tyk.io/gateway-controler, "+
+		"the function config's spec.controllerName, so no Gateway or route of the input is rendered; the input's "+
+		"GatewayClasses: tyk (tyk.tyk.io/gateway-controller)")
+
+	cfg.ControllerName = config.Default().ControllerName
+	out, err = Render(basicWithoutNamespaces(t), cfg)
+	require.NoError(t, err)
+	assert.Empty(t, out.Results)
+}
