@@ -119,6 +119,7 @@ func render(items []*yaml.RNode, cfg config.Spec, keepDocuments bool) (*Output, 
 	out := &Output{Attachment: att, Translation: tr, Bases: bases, Results: readResults(in),
 		Counts: count(in, len(att.Gateways), tr)}
 	out.Results = append(out.Results, controllerResults(in.Inventory, cfg.ControllerName)...)
+	out.Results = append(out.Results, hostPrecedenceResults(in, tr)...)
 	out.Results = append(out.Results, conditionResults(in, att, tr)...)
 	out.Results = append(out.Results, definitionResults(in, bases)...)
 	if err := writeStatus(in, att, tr, bases, cfg.ControllerName); err != nil {

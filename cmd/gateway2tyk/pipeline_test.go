@@ -149,3 +149,33 @@ func argoDestination(t *testing.T, kustomized bool) {
 		assert.NotContains(t, out.String(), "..svc")
 	}
 }
+
+// An exact hostname and a wildcard on one listener (issue 30, finding 6): Gateway API gives legacy.shop.example.com
+// to the exact route; Tyk cannot be told to (e2e's TestRealTykExamples holds explain to a real Gateway on this
+// story), so both routes get a warning naming the other, and explain says which API each release serves.
+func TestExactHostnameBesideAWildcard(t *testing.T) {
+	story := filepath.Join("..", "..", "e2e", "testdata", "realtyk", "exact-and-wildcard")
+	code, _, stderr := cli(t, "", "render", story)
+	assert.Equal(t, 0, code, stderr)
+	for _, route := range []string{"legacy", "catalog", "wide"} {
+		assert.Contains(t, stderr, "[warning] gateway.networking.k8s.io/v1/HTTPRoute/shop/"+route+" spec.hostnames: on Gateway shop/edge, HTTPRoute shop/legacy serves the exact hostname legacy.shop.example.com (path /)")
+	}
+	assert.Contains(t, stderr, "4 warnings, 0 errors")
+
+	code, out, stderr := cli(t, "", "explain", "--request", "GET http://legacy.shop.example.com/orders/1", story)
+	assert.Equal(t, 0, code, stderr)
+	assert.Contains(t, out, "Gateway API gives this request to HTTPRoute shop/legacy, whose exact hostname legacy.shop.example.com beats a wildcard")
+	assert.Contains(t, out, "from 5.8.0 it serves it with API gwapi-7d760ad01b23b2c6346b of HTTPRoute shop/wide (*.shop.example.com/orders), "+
+		"before 5.8.0 with API gwapi-380fe1e5b13cdb1d4539 of HTTPRoute shop/catalog (*.shop.example.com/)")
+
+	// Before 5.8.0 Tyk ties custom domains of one length whatever their listen paths, so the exact API between the
+	// two wildcard ones keeps / before /orders for every host (seen on the 5.4 line: catalog answered).
+	code, out, stderr = cli(t, "", "explain", "--tyk-version", "5.4", "--request", "DELETE http://one.shop.example.com/orders", story)
+	assert.Equal(t, 0, code, stderr)
+	assert.Contains(t, out, "route      shop/catalog spec.rules[0]\n")
+
+	// basic's exact orders.shop.example.com/orders and wildcard / do not overlap that way: no warning.
+	code, _, stderr = cli(t, "", "render", example(t, "basic"))
+	assert.Equal(t, 0, code)
+	assert.NotContains(t, stderr, "exact hostname")
+}
