@@ -33,7 +33,12 @@ func newConfigureCommand() *cobra.Command {
 			"configure --detach-transformer DIR removes gateway2tyk from the transformers of DIR's kustomization, for\n" +
 			"the large-app path (kustomize build DIR | gateway2tyk render -k DIR -); exit status 3, changing nothing,\n" +
 			"when DIR must keep it as a transformer. Each run prints the files it changed, and what in them.",
-		Args: cobra.ExactArgs(1),
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usage("configure: give one DIR, the directory whose RenderConfigs (or kustomization) to change (got %d)", len(args))
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			// What changed goes to stderr: in the Argo CD plugin, stdout is the manifests.
 			if detach {

@@ -53,10 +53,21 @@ func inputError(name string, err error) error {
 	if !errors.As(err, &nb) {
 		return usage("%s: %v", name, err)
 	}
-	// Without --enable-exec, kustomize leaves gateway2tyk's exec transformer out and prints its inputs.
+	// Without --enable-exec, kustomize leaves gateway2tyk's exec transformer out and prints its inputs. -k is
+	// suggested only for a directory -k takes: advice must work on the input that prompted it.
+	transformer := "kustomize build --enable-alpha-plugins --enable-exec " + nb.Dir
+	if _, loadErr := kustomization.Load(nb.Dir); loadErr != nil {
+		var unfaithful *kustomization.Unfaithful
+		if name == "render" && errors.As(loadErr, &unfaithful) {
+			return usage("%s: %v: reading its directory's files would answer wrongly; render it with `%s` "+
+				"(it must keep gateway2tyk as kustomize's transformer: %v)", name, err, transformer, loadErr)
+		}
+		return usage("%s: %v: reading its directory's files would answer wrongly, and -k cannot take its kustomize "+
+			"output either: %v", name, err, loadErr)
+	}
 	build := "kustomize build --enable-alpha-plugins " + nb.Dir
 	how := map[string]string{
-		"render":  "render it with `kustomize build --enable-alpha-plugins --enable-exec " + nb.Dir + "`, or `" + build + " | gateway2tyk render -k " + nb.Dir + " -`",
+		"render":  "render it with `" + transformer + "`, or `" + build + " | gateway2tyk render -k " + nb.Dir + " -`",
 		"explain": "give kustomize's output to -k: `" + build + " | gateway2tyk explain -k " + nb.Dir + " --request ... -`",
 		"graph":   "give kustomize's output to -k: `" + build + " | gateway2tyk graph -k " + nb.Dir + " -`",
 		"diff": "give kustomize's output of each side to -k: `gateway2tyk diff -k OLDDIR -k NEWDIR old.yaml new.yaml` " +

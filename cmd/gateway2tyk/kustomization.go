@@ -82,6 +82,15 @@ func readKustomized(name, dir, configPath string, paths []string, stdin io.Reade
 		}
 		return nil, nil, nil, usage("%s: %v", name, err)
 	}
+	if app.Kustomization == "" {
+		self := name + " " + dir
+		if name == "explain" {
+			self = "explain --request ... " + dir
+		}
+		return nil, nil, nil, usage("%s: -k %s: the directory holds no kustomization (%s), and -k reads what kustomize "+
+			"built of one; give the directory's files to %s itself: `gateway2tyk %s`", name, dir,
+			strings.Join(kustomization.FileNames, ", "), name, self)
+	}
 	if readErr != nil {
 		return nil, nil, nil, usage("%s: %v", name, readErr)
 	}

@@ -72,7 +72,8 @@ func exitStatus(err error, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "gateway2tyk:", err)
 		return exitRefused
 	}
-	fmt.Fprintln(stderr, "gateway2tyk:", strings.ReplaceAll(err.Error(), "\n", " "))
+	// One line: cobra's own messages hold newlines and tabs ("Did you mean this?\n\trender").
+	fmt.Fprintln(stderr, "gateway2tyk:", strings.Join(strings.Fields(err.Error()), " "))
 	return exitUsage
 }
 

@@ -19,8 +19,8 @@ func TestUnknownSubcommand(t *testing.T) {
 		args   []string
 		stderr string
 	}{
-		{"typo", []string{"dif", "a", "b"}, `gateway2tyk: unknown command "dif" for "gateway2tyk"  Did you mean this? 	diff`},
-		{"typo of render", []string{"rendr", "a"}, `gateway2tyk: unknown command "rendr" for "gateway2tyk"  Did you mean this? 	render`},
+		{"typo", []string{"dif", "a", "b"}, `gateway2tyk: unknown command "dif" for "gateway2tyk" Did you mean this? diff`},
+		{"typo of render", []string{"rendr", "a"}, `gateway2tyk: unknown command "rendr" for "gateway2tyk" Did you mean this? render`},
 		{"stray word", []string{"shop"}, `gateway2tyk: unknown command "shop" for "gateway2tyk"`},
 	} {
 		t.Run(c.name, func(t *testing.T) { usageErrorLine(t, c.stderr, c.args...) })

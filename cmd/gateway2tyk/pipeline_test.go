@@ -179,3 +179,30 @@ func TestExactHostnameBesideAWildcard(t *testing.T) {
 	assert.Equal(t, 0, code)
 	assert.NotContains(t, stderr, "exact hostname")
 }
+
+// Issue 30, finding 12: the smaller ones.
+func TestSmallerFindings(t *testing.T) {
+	// A mistyped command is one line with the suggestion, no tab.
+	code, _, stderr := cli(t, "", "rendr", "a")
+	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, "gateway2tyk: unknown command \"rendr\" for \"gateway2tyk\" Did you mean this? render\n", stderr)
+
+	// configure without DIR says what it wants.
+	code, _, stderr = cli(t, "", "configure", "--fail-on", "Warning")
+	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, "gateway2tyk: configure: give one DIR, the directory whose RenderConfigs (or kustomization) to change (got 0)\n", stderr)
+
+	// render --help does not break "function config" over two lines.
+	code, out, _ := cli(t, "", "render", "--help")
+	assert.Equal(t, 0, code)
+	assert.Contains(t, out, "The function config\nis the file given with -c")
+
+	// explain reads the request's port: no listener of basic listens on 9999.
+	code, out, stderr = cli(t, "", "explain", "--request", "GET http://orders.shop.example.com:9999/orders", example(t, "basic"))
+	assert.Equal(t, 0, code, stderr)
+	assert.Contains(t, out, "listener   none matches\n")
+	assert.Contains(t, out, "no listener of Gateway shop/edge takes http://orders.shop.example.com:9999")
+	code, out, _ = cli(t, "", "explain", "--request", "GET http://orders.shop.example.com:8080/orders", example(t, "basic"))
+	assert.Equal(t, 0, code)
+	assert.Contains(t, out, "listener   http (HTTP, port 8080, *.shop.example.com)\n")
+}

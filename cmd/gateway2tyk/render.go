@@ -22,8 +22,8 @@ func newRenderCommand() *cobra.Command {
 		Short: "Render YAML files and directories and print the output as a YAML stream",
 		Long: "render reads the YAML files and directories given (directories recursively), runs the function over\n" +
 			"them (- for a YAML stream on stdin) and prints the result as a plain multi-document YAML stream; results\n" +
-			"and a summary line go to stderr. The function\n" +
-			"config is the file given with -c, or else a RenderConfig found among the inputs.\n" +
+			"and a summary line go to stderr; when the render fails, nothing is printed on stdout. The function config\n" +
+			"is the file given with -c, or else a RenderConfig found among the inputs.\n" +
 			"With -k DIR, the PATHs (- for stdin) hold what `kustomize build DIR` printed without gateway2tyk as a\n" +
 			"transformer: the config and the cluster facts come from DIR, and the output is what kustomize would\n" +
 			"print with the transformer (exit status 3 when DIR's kustomization cannot be rendered that way).",

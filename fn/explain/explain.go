@@ -113,7 +113,7 @@ func Explain(out *fn.Output, req Request, opt Options) (*Answer, error) {
 	}
 	defer func() { a.StatusText = statusText(a.Status) }()
 	host := req.URL.Hostname()
-	l := matchListener(g, req.URL.Scheme, host)
+	l := matchListener(g, req.URL.Scheme, host, req.URL.Port())
 	if l != nil {
 		a.Listener = describeListener(l)
 	}
@@ -136,7 +136,7 @@ func Explain(out *fn.Output, req Request, opt Options) (*Answer, error) {
 	a.UpstreamHost = res.UpstreamHost
 	if l == nil && res.APIID != "" {
 		a.Notes = append(a.Notes, fmt.Sprintf("no listener of Gateway %s takes %s://%s, so Gateway API would reject the "+
-			"request; Tyk serves it anyway, since it has no listeners, only APIs", a.Gateway, req.URL.Scheme, host))
+			"request; Tyk serves it anyway, since it has no listeners, only APIs", a.Gateway, req.URL.Scheme, req.URL.Host))
 	}
 	for _, h := range res.RequestHeaders.Remove {
 		a.RequestHeaders = append(a.RequestHeaders, "remove "+h)
@@ -282,7 +282,10 @@ func pickGateway(att *attachment.Result, name string) (*attachment.Gateway, erro
 // matchListener picks the listener that takes a request, as Gateway API asks: the protocol of the scheme,
 // then the most specific hostname (exact, then wildcards with more labels first, then no hostname). Tyk itself
 // has no listeners; this is for the trace.
-func matchListener(g *attachment.Gateway, scheme, host string) *attachment.Listener {
+//
+// A port in the URL must be the listener's: without one, the request's port is whatever the data-plane
+// Service's load balancer maps to the listener, which the render does not know.
+func matchListener(g *attachment.Gateway, scheme, host, port string) *attachment.Listener {
 	protocol := gwv1.HTTPProtocolType
 	if scheme == "https" {
 		protocol = gwv1.HTTPSProtocolType
@@ -290,7 +293,7 @@ func matchListener(g *attachment.Gateway, scheme, host string) *attachment.Liste
 	var best *attachment.Listener
 	bestScore := -1
 	for _, l := range g.Listeners {
-		if l.Listener.Protocol != protocol || !l.Serving {
+		if l.Listener.Protocol != protocol || !l.Serving || (port != "" && port != strconv.Itoa(int(l.Listener.Port))) {
 			continue
 		}
 		score := attachment.HostSpecificity(l.Hostname(), host)
