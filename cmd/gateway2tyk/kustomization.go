@@ -124,9 +124,13 @@ func readStream(path string, stdin io.Reader) ([]*yaml.RNode, error) {
 		defer f.Close()
 		r = f
 	}
-	nodes, err := (&kio.ByteReader{Reader: r, OmitReaderAnnotations: true}).Read()
+	data, err := io.ReadAll(r)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", fileName(path), err)
+	}
+	nodes, err := (&kio.ByteReader{Reader: bytes.NewReader(data), OmitReaderAnnotations: true}).Read()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s", fileName(path), yamlError(data, err))
 	}
 	return nodes, nil
 }

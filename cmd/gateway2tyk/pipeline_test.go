@@ -206,3 +206,32 @@ func TestSmallerFindings(t *testing.T) {
 	assert.Equal(t, 0, code)
 	assert.Contains(t, out, "listener   http (HTTP, port 8080, *.shop.example.com)\n")
 }
+
+// Errors about an input name its file and line; stdin is <stdin> (issue 30, finding 10).
+func TestInputErrorsNameFileAndLine(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct{ name, text, want string }{
+		{"latin1.yaml", "apiVersion: v1\nkind: Namespace\n# caf\xe9\nmetadata: {name: a}\n", ":3: not YAML text"},
+		{"tab.yaml", "apiVersion: v1\nkind: Namespace\nmetadata:\n\tname: a\n", ": yaml: line 4: found character that cannot start any token"},
+		{"helm.yaml", "apiVersion: v1\nkind: Namespace\n{{- if .Values.x }}\nmetadata:\n  name: a\n{{- end }}\n", ": yaml: line 3: "},
+	} {
+		path := filepath.Join(dir, c.name)
+		write(t, path, c.text)
+		code, _, stderr := cli(t, "", "render", path)
+		assert.Equal(t, exitUsage, code, c.name)
+		assert.Contains(t, stderr, path+c.want, c.name)
+		code, _, stderr = cli(t, c.text, "render", "-")
+		assert.Equal(t, exitUsage, code, c.name)
+		assert.Contains(t, stderr, "<stdin>"+c.want, c.name)
+		code, _, stderr = cli(t, c.text, "render", "-k", example(t, "basic"), "-")
+		assert.Equal(t, exitUsage, code, c.name)
+		if c.name != "latin1.yaml" { // -k reads kustomize's output, which is UTF-8
+			assert.Contains(t, stderr, "<stdin>"+c.want, "-k: %s", c.name)
+		}
+	}
+	// The same object twice on stdin names both lines.
+	ns := "apiVersion: v1\nkind: Namespace\nmetadata: {name: a}\n"
+	code, _, stderr := cli(t, ns+"---\n"+ns, "render", "-")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, "Namespace a (v1) is in both <stdin>:1 and <stdin>:5")
+}

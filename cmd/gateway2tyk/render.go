@@ -44,17 +44,18 @@ func newRenderCommand() *cobra.Command {
 
 // renderPaths reads PATHs and the function config as render does (with kdir, as render -k does) and renders them
 // in memory, for the read-only views (explain, graph). A problem with the paths or the config is a usage error
-// naming the command.
-func renderPaths(cmd *cobra.Command, paths []string, configPath, kdir string) (*fn.Output, error) {
+// naming the command. The map is where each object was read (inputSet.where).
+func renderPaths(cmd *cobra.Command, paths []string, configPath, kdir string) (*fn.Output, map[string]string, error) {
 	in, err := readInputs(cmd, paths, configPath, kdir)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	cfg, err := in.loadConfig()
 	if err != nil {
-		return nil, usage("%s: %v", cmd.Name(), err)
+		return nil, nil, usage("%s: %v", cmd.Name(), err)
 	}
-	return fn.Render(in.items, cfg)
+	out, err := fn.Render(in.items, cfg)
+	return out, in.where, err
 }
 
 // kustomizationFlag is -k DIR of render and the read-only views. pflag reads a word in backquotes as the value's
