@@ -23,7 +23,7 @@ func TestRealTykExamples(t *testing.T) {
 	root := repoRoot(t)
 	g := realtyk.Start(t, realtyk.Find(t))
 	var total explaincheck.Tally
-	for _, ex := range []string{"examples/basic", "examples/kpt", "examples/storefront", "examples/secured", "e2e/testdata/realtyk/base-middleware"} {
+	for _, ex := range []string{"examples/basic", "examples/kpt", "examples/storefront", "examples/secured", "e2e/testdata/realtyk/base-middleware", "e2e/testdata/realtyk/exact-and-wildcard"} {
 		t.Run(ex, func(t *testing.T) {
 			out := renderExample(t, filepath.Join(root, ex))
 			if len(out.Translation.APIs) == 0 {

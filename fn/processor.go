@@ -26,6 +26,9 @@ type Processor struct {
 	Context string
 	// Counts, when set, is filled with what the render made of its input (gateway2tyk render's summary line).
 	Counts *Counts
+	// DefaultNamespace is the namespace the pipeline gives objects without one (the Argo CD plugin passes its
+	// destination); the RenderConfig's spec.defaultNamespace wins over it.
+	DefaultNamespace string
 }
 
 var _ framework.ResourceListProcessor = Processor{}
@@ -36,6 +39,9 @@ func (p Processor) Process(rl *framework.ResourceList) error {
 	if err != nil {
 		rl.Results = append(rl.Results, &framework.Result{Severity: framework.Error, Message: err.Error()})
 		return p.fail(rl.Results, err.Error())
+	}
+	if cfg.DefaultNamespace == "" {
+		cfg.DefaultNamespace = p.DefaultNamespace
 	}
 	out, err := render(rl.Items, cfg, false)
 	if p.Counts != nil {
@@ -93,6 +99,9 @@ func Render(items []*yaml.RNode, cfg config.Spec) (*Output, error) { return rend
 // render is Render; the KRM function, which needs only the items and results, passes keepDocuments false, so that
 // each API's document is encoded as soon as the translation builds it and let go (translate.TranslateEncoded).
 func render(items []*yaml.RNode, cfg config.Spec, keepDocuments bool) (*Output, error) {
+	if err := defaultNamespaces(items, cfg.DefaultNamespace); err != nil {
+		return &Output{Items: items}, err
+	}
 	in := read.Items(items, apiserver.Channel(cfg.GatewayAPIChannel))
 	env := operatorcontext.New(in.Inventory)
 	att := attachment.Attach(in.Inventory, cfg.ControllerName, env)
@@ -109,6 +118,8 @@ func render(items []*yaml.RNode, cfg config.Spec, keepDocuments bool) (*Output, 
 
 	out := &Output{Attachment: att, Translation: tr, Bases: bases, Results: readResults(in),
 		Counts: count(in, len(att.Gateways), tr)}
+	out.Results = append(out.Results, controllerResults(in.Inventory, cfg.ControllerName)...)
+	out.Results = append(out.Results, hostPrecedenceResults(in, tr)...)
 	out.Results = append(out.Results, conditionResults(in, att, tr)...)
 	out.Results = append(out.Results, definitionResults(in, bases)...)
 	if err := writeStatus(in, att, tr, bases, cfg.ControllerName); err != nil {

@@ -6,16 +6,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 	"sigs.k8s.io/kustomize/kyaml/kio"
 
+	"github.com/gateway2tyk/gateway2tyk/fn/config"
+	"github.com/gateway2tyk/gateway2tyk/fn/inputfiles"
 	"github.com/gateway2tyk/gateway2tyk/fn/kustomization"
 )
 
@@ -38,6 +38,9 @@ const (
 	envTimeout        = "GATEWAY2TYK_TIMEOUT"
 	paramOutput       = "PARAM_OUTPUT"
 	paramFailOn       = "PARAM_FAIL_ON"
+	// envDefaultNamespace is what the plugin gives the KRM function it has kustomize run: the namespace of
+	// objects without one (Argo CD's destination).
+	envDefaultNamespace = "GATEWAY2TYK_DEFAULT_NAMESPACE"
 )
 
 // defaultArgoTimeout is the generate command's own deadline for kustomize: below the repo-server's 60 s default
@@ -53,7 +56,10 @@ func newArgoCDCommand() *cobra.Command {
 			"asks: it reads ARGOCD_APP_NAME, ARGOCD_APP_NAMESPACE (the destination namespace), the parameters\n" +
 			"(PARAM_OUTPUT, PARAM_FAIL_ON) and the plugin env (ARGOCD_ENV_*), picks the path (a kustomization, one\n" +
 			"that must keep gateway2tyk as its transformer, or plain YAML), runs kustomize under a deadline below\n" +
-			"Argo CD's, and prints the manifests, or one error block naming the Application.",
+			"Argo CD's, and prints the manifests, or one error block naming the Application. Objects without a\n" +
+			"namespace get ARGOCD_APP_NAMESPACE. In Argo CD (ARGOCD_APP_NAME set) it edits the sidecar's throw-away\n" +
+			"copy of the repository in place (the overrides, the detached transformer); run by hand, it makes those\n" +
+			"edits in a temporary copy of the repository and changes none of your files.",
 	}
 	cmd.AddCommand(&cobra.Command{
 		Use:   "discover",
@@ -95,42 +101,31 @@ func argoApplication() string {
 	return name
 }
 
-// argoDiscover prints the path of the first YAML file at or below dir holding an object of apiVersion
-// gateway2tyk.io/*, and nothing when there is none (Argo CD claims the source when the output is not empty).
-// .git is not searched. A file that does not parse is not ours to judge here: generate reports it.
+// argoDiscover prints the path of the first input file at or below dir (the files render reads: fn/inputfiles)
+// holding an object that render takes as gateway2tyk's function config (isFunctionConfig), and nothing when there
+// is none (Argo CD claims the source when the output is not empty). A file that does not parse is not ours to
+// judge here: generate reports it. A directory whose files cannot be listed (a link leaving the repository) is
+// an error, which Argo CD logs.
 func argoDiscover(stdout io.Writer, dir string) error {
-	errFound := errors.New("found")
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		if d.IsDir() {
-			if d.Name() == ".git" {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(path, ".yaml") && !strings.HasSuffix(path, ".yml") {
-			return nil
-		}
+	l, err := inputfiles.List(dir)
+	if err != nil {
+		return usage("argocd discover: %v", err)
+	}
+	for _, path := range l.Files {
 		data, err := os.ReadFile(path)
-		if err != nil || !bytes.Contains(data, []byte("gateway2tyk.io/")) {
-			return nil
+		if err != nil || !bytes.Contains(data, []byte("gateway2tyk.io/")) && !bytes.Contains(data, []byte(config.Kind)) {
+			continue
 		}
 		nodes, err := (&kio.ByteReader{Reader: bytes.NewReader(data), OmitReaderAnnotations: true}).Read()
 		if err != nil {
-			return nil
+			continue
 		}
 		for _, n := range nodes {
-			if strings.HasPrefix(n.GetApiVersion(), "gateway2tyk.io/") {
+			if isFunctionConfig(n) {
 				fmt.Fprintln(stdout, path)
-				return errFound
+				return nil
 			}
 		}
-		return nil
-	})
-	if err != nil && err != errFound {
-		return err
 	}
 	return nil
 }
@@ -198,9 +193,27 @@ func argoRender(out, log *bytes.Buffer, getenv func(string) string) error {
 	if err != nil {
 		return err
 	}
-	// The directory is Argo CD's copy of the repository, made for this one run, so it is edited in place.
+	var kustomizationFile string
+	for _, k := range inputfiles.KustomizationNames {
+		if _, err := os.Stat(k); err == nil {
+			kustomizationFile = k
+			break
+		}
+	}
+	// Argo CD's directory is its copy of the repository, made for this one run, so it is edited in place (the
+	// overrides, the detached transformer). Run by hand, the files are the user's: the edits go to a copy.
+	dir := "."
+	if getenv("ARGOCD_APP_NAME") == "" && (len(s.set) > 0 || kustomizationFile != "") {
+		copied, remove, err := workCopy(".")
+		if err != nil {
+			return fmt.Errorf("cannot copy the repository to leave its files as they are: %v", err)
+		}
+		defer remove()
+		dir = copied
+	}
+	namespace := getenv("ARGOCD_APP_NAMESPACE")
 	if len(s.set) > 0 {
-		n, _, err := configureTree(".", s.set)
+		n, _, err := configureTree(dir, s.set)
 		if err != nil {
 			return fmt.Errorf("cannot apply the Application's output/fail-on: %v", err)
 		}
@@ -208,27 +221,20 @@ func argoRender(out, log *bytes.Buffer, getenv func(string) string) error {
 			return errors.New("the Application sets output/fail-on, but no gateway2tyk RenderConfig is at or below its path")
 		}
 	}
-	var kustomizationFile string
-	for _, k := range []string{"kustomization.yaml", "kustomization.yml", "Kustomization"} {
-		if _, err := os.Stat(k); err == nil {
-			kustomizationFile = k
-			break
-		}
-	}
 	if kustomizationFile == "" {
-		if err := renderFiles(nil, out, log, "", []string{"."}, ""); err != nil {
+		if err := renderFiles(nil, out, log, "", namespace, []string{dir}, ""); err != nil {
 			return renderFailed(err)
 		}
 		return nil
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), s.timeout)
 	defer cancel()
-	err = detachTransformer(log, ".")
+	err = detachTransformer(log, dir)
 	var unfaithful *kustomization.Unfaithful
 	switch {
 	case errors.As(err, &unfaithful):
 		fmt.Fprintf(log, "gateway2tyk runs as kustomize's transformer: %v\n", err)
-		built, err := runKustomize(ctx, log, s, "--enable-alpha-plugins", "--enable-exec")
+		built, err := runKustomize(ctx, log, s, dir, namespace, "--enable-alpha-plugins", "--enable-exec")
 		if err != nil {
 			return err
 		}
@@ -237,11 +243,11 @@ func argoRender(out, log *bytes.Buffer, getenv func(string) string) error {
 	case err != nil:
 		return fmt.Errorf("cannot read %s: %v", kustomizationFile, err)
 	}
-	built, err := runKustomize(ctx, log, s)
+	built, err := runKustomize(ctx, log, s, dir, namespace)
 	if err != nil {
 		return err
 	}
-	if err := renderKustomized(bytes.NewReader(built), out, log, "", ".", "", []string{"-"}); err != nil {
+	if err := renderKustomized(bytes.NewReader(built), out, log, "", namespace, dir, "", []string{"-"}); err != nil {
 		return renderFailed(err)
 	}
 	return nil
@@ -256,16 +262,21 @@ func renderFailed(err error) error {
 	return err
 }
 
-// runKustomize runs `kustomize build [args] [flags] .` from the sidecar's PATH under the generate deadline, and
-// returns what it printed. Its stderr goes to log. It stays in the plugin's process group, so that Argo CD's
-// kill of the group reaches it too.
-func runKustomize(ctx context.Context, log io.Writer, s argoSettings, args ...string) ([]byte, error) {
+// runKustomize runs `kustomize build [args] [flags] .` in dir from the sidecar's PATH under the generate deadline,
+// and returns what it printed. Its stderr goes to log. It stays in the plugin's process group, so that Argo CD's
+// kill of the group reaches it too. gateway2tyk as kustomize's transformer gets the destination namespace in
+// its environment (envDefaultNamespace).
+func runKustomize(ctx context.Context, log io.Writer, s argoSettings, dir, namespace string, args ...string) ([]byte, error) {
 	path, err := exec.LookPath("kustomize")
 	if err != nil {
 		return nil, fmt.Errorf("kustomize is not on the sidecar's PATH (%s): run the sidecar from the gateway2tyk image, or put kustomize there", os.Getenv("PATH"))
 	}
 	argv := append(append(append([]string{"build"}, args...), s.kustomizeFlags...), ".")
 	cmd := exec.CommandContext(ctx, path, argv...)
+	cmd.Dir = dir
+	if namespace != "" {
+		cmd.Env = append(os.Environ(), envDefaultNamespace+"="+namespace)
+	}
 	var built bytes.Buffer
 	cmd.Stdout = &built
 	cmd.Stderr = log

@@ -3,10 +3,8 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"io/fs"
 	"maps"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -16,6 +14,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/gateway2tyk/gateway2tyk/fn/config"
+	"github.com/gateway2tyk/gateway2tyk/fn/inputfiles"
 )
 
 // newConfigureCommand sets fields of the RenderConfigs in a directory tree, in place. The Argo CD plugin uses it
@@ -34,7 +33,12 @@ func newConfigureCommand() *cobra.Command {
 			"configure --detach-transformer DIR removes gateway2tyk from the transformers of DIR's kustomization, for\n" +
 			"the large-app path (kustomize build DIR | gateway2tyk render -k DIR -); exit status 3, changing nothing,\n" +
 			"when DIR must keep it as a transformer. Each run prints the files it changed, and what in them.",
-		Args: cobra.ExactArgs(1),
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usage("configure: give one DIR, the directory whose RenderConfigs (or kustomization) to change (got %d)", len(args))
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			// What changed goes to stderr: in the Argo CD plugin, stdout is the manifests.
 			if detach {
@@ -104,28 +108,26 @@ func configureTree(dir string, set map[string]string) (int, []string, error) {
 	var changes []change
 	var said []string
 	count := 0
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() || !(strings.HasSuffix(path, ".yaml") || strings.HasSuffix(path, ".yml")) {
-			return nil
-		}
+	l, err := inputfiles.List(dir)
+	if err != nil {
+		return 0, nil, err
+	}
+	for _, path := range l.Files {
 		data, err := os.ReadFile(path)
 		if err != nil {
-			return err
+			return 0, nil, err
 		}
-		if !bytes.Contains(data, []byte("RenderConfig")) {
-			return nil
+		if !bytes.Contains(data, []byte("gateway2tyk.io/")) && !bytes.Contains(data, []byte(config.Kind)) {
+			continue
 		}
 		// The reader's annotations (index, sequence indent) let the writer give the file back as it was.
 		nodes, err := (&kio.ByteReader{Reader: bytes.NewReader(data), PreserveSeqIndent: true}).Read()
 		if err != nil {
-			return fmt.Errorf("%s: %w", path, err)
+			return 0, nil, fmt.Errorf("%s: %w", path, err)
 		}
 		changed := false
 		for _, n := range nodes {
-			if n.GetKind() != config.Kind || !strings.HasPrefix(n.GetApiVersion(), "gateway2tyk.io/") {
+			if !isFunctionConfig(n) {
 				continue
 			}
 			count++
@@ -133,7 +135,7 @@ func configureTree(dir string, set map[string]string) (int, []string, error) {
 				v := set[k]
 				old, err := n.Pipe(yaml.Lookup("spec", k))
 				if err != nil {
-					return fmt.Errorf("%s: %w", path, err)
+					return 0, nil, fmt.Errorf("%s: %w", path, err)
 				}
 				before := "(unset)"
 				if old != nil {
@@ -142,22 +144,19 @@ func configureTree(dir string, set map[string]string) (int, []string, error) {
 					}
 				}
 				if err := n.PipeE(yaml.LookupCreate(yaml.MappingNode, "spec"), yaml.SetField(k, yaml.NewStringRNode(v))); err != nil {
-					return fmt.Errorf("%s: %w", path, err)
+					return 0, nil, fmt.Errorf("%s: %w", path, err)
 				}
 				said = append(said, fmt.Sprintf("%s: RenderConfig %s: spec.%s: %s -> %s", path, n.GetName(), k, before, v))
 				changed = true
 			}
+			// A config of ours with a wrong kind or version is refused here as render refuses it.
 			if _, err := config.Load(n); err != nil {
-				return fmt.Errorf("%s: %w", path, err)
+				return 0, nil, fmt.Errorf("%s: %w", path, err)
 			}
 		}
 		if changed {
 			changes = append(changes, change{path, nodes})
 		}
-		return nil
-	})
-	if err != nil {
-		return 0, nil, err
 	}
 	for _, c := range changes {
 		var buf bytes.Buffer

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/gateway2tyk/gateway2tyk/fn/apidiff"
 	"github.com/gateway2tyk/gateway2tyk/fn/kustomization"
@@ -188,7 +189,15 @@ func newSideName(args []string) string {
 // usage error naming the side. A kustomization that must be built is built with kustomize when build says where
 // the side's directory is with everything around it (diff --git), and refused otherwise.
 func loadSide(name string, paths []string, configPath string, build func() (string, error)) (*apidiff.Snapshot, error) {
-	items, fnConfig, err := readPaths(paths, configPath, nil)
+	in, err := readInput(paths, configPath, nil)
+	var items []*yaml.RNode
+	var fnConfig *yaml.RNode
+	if err == nil {
+		items, fnConfig = in.items, in.fnConfig
+		if _, err := in.loadConfig(); err != nil {
+			return nil, usage("diff: %s: %v", name, err)
+		}
+	}
 	var nb *kustomization.NeedsBuild
 	if errors.As(err, &nb) && build != nil && len(paths) == 1 && nb.Dir == filepath.Clean(paths[0]) {
 		dir, err := build()

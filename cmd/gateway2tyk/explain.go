@@ -37,7 +37,7 @@ func newExplainCommand() *cobra.Command {
 					return usage("--tyk-version: %v", err)
 				}
 			}
-			out, err := renderPaths(cmd, paths, configPath, kdir)
+			out, _, err := renderPaths(cmd, paths, configPath, kdir)
 			if err != nil {
 				return err
 			}

@@ -41,7 +41,7 @@ func newGraphCommand() *cobra.Command {
 			if len(paths) == 0 {
 				return usage("graph: no PATH given: name the YAML files or directories to draw")
 			}
-			out, err := renderPaths(cmd, paths, configPath, kdir)
+			out, where, err := renderPaths(cmd, paths, configPath, kdir)
 			var usageErr *usageError
 			if out == nil || errors.As(err, &usageErr) {
 				return err
@@ -49,7 +49,7 @@ func newGraphCommand() *cobra.Command {
 			// Inputs that cannot be read are left out of the graph: say which.
 			for _, r := range out.Results {
 				if r.Severity == framework.Error {
-					fmt.Fprintln(stderr, r.String())
+					fmt.Fprintln(stderr, r.String()+resultFile(r, where))
 				}
 			}
 			if err != nil {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"unicode/utf8"
@@ -15,22 +14,36 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/gateway2tyk/gateway2tyk/fn/config"
+	"github.com/gateway2tyk/gateway2tyk/fn/inputfiles"
 	"github.com/gateway2tyk/gateway2tyk/fn/kustomization"
 )
 
-// readInputs reads the inputs of a command: the PATHs as render reads them, or with kdir as render -k does. A
-// directory whose kustomization only kustomize can build is refused with the command line that gives its
-// output to -k.
-func readInputs(cmd *cobra.Command, paths []string, configPath, kdir string) ([]*yaml.RNode, *yaml.RNode, error) {
+// readInputs reads the inputs of a command: the PATHs as render reads them (what was skipped said on stderr),
+// or with kdir as render -k does. A directory whose kustomization only kustomize can build is refused with the
+// command line that gives its output to -k.
+func readInputs(cmd *cobra.Command, paths []string, configPath, kdir string) (*inputSet, error) {
 	if kdir != "" {
-		items, fnConfig, _, err := readKustomized(cmd.Name(), kdir, configPath, paths, cmd.InOrStdin())
-		return items, fnConfig, err
+		items, fnConfig, app, err := readKustomized(cmd.Name(), kdir, configPath, paths, cmd.InOrStdin())
+		if err != nil {
+			return nil, err
+		}
+		return &inputSet{items: items, fnConfig: fnConfig, configFile: configSource(configPath, app)}, nil
 	}
-	items, fnConfig, err := readPaths(paths, configPath, cmd.InOrStdin())
+	in, err := readInput(paths, configPath, cmd.InOrStdin())
 	if err != nil {
-		return nil, nil, inputError(cmd.Name(), err)
+		return nil, inputError(cmd.Name(), err)
 	}
-	return items, fnConfig, nil
+	noteSkipped(cmd.ErrOrStderr(), cmd.Name(), in.skipped)
+	return in, nil
+}
+
+// configSource names the file the function config of a -k read came from: -c's, else the application's.
+func configSource(configPath string, app *kustomization.App) string {
+	if configPath == "" && app != nil {
+		return app.ConfigSource
+	}
+	return configPath
 }
 
 // inputError is a usage error for a problem reading a command's PATHs; for a kustomization that must be built,
@@ -40,10 +53,21 @@ func inputError(name string, err error) error {
 	if !errors.As(err, &nb) {
 		return usage("%s: %v", name, err)
 	}
-	// Without --enable-exec, kustomize leaves gateway2tyk's exec transformer out and prints its inputs.
+	// Without --enable-exec, kustomize leaves gateway2tyk's exec transformer out and prints its inputs. -k is
+	// suggested only for a directory -k takes: advice must work on the input that prompted it.
+	transformer := "kustomize build --enable-alpha-plugins --enable-exec " + nb.Dir
+	if _, loadErr := kustomization.Load(nb.Dir); loadErr != nil {
+		var unfaithful *kustomization.Unfaithful
+		if name == "render" && errors.As(loadErr, &unfaithful) {
+			return usage("%s: %v: reading its directory's files would answer wrongly; render it with `%s` "+
+				"(it must keep gateway2tyk as kustomize's transformer: %v)", name, err, transformer, loadErr)
+		}
+		return usage("%s: %v: reading its directory's files would answer wrongly, and -k cannot take its kustomize "+
+			"output either: %v", name, err, loadErr)
+	}
 	build := "kustomize build --enable-alpha-plugins " + nb.Dir
 	how := map[string]string{
-		"render":  "render it with `kustomize build --enable-alpha-plugins --enable-exec " + nb.Dir + "`, or `" + build + " | gateway2tyk render -k " + nb.Dir + " -`",
+		"render":  "render it with `" + transformer + "`, or `" + build + " | gateway2tyk render -k " + nb.Dir + " -`",
 		"explain": "give kustomize's output to -k: `" + build + " | gateway2tyk explain -k " + nb.Dir + " --request ... -`",
 		"graph":   "give kustomize's output to -k: `" + build + " | gateway2tyk graph -k " + nb.Dir + " -`",
 		"diff": "give kustomize's output of each side to -k: `gateway2tyk diff -k OLDDIR -k NEWDIR old.yaml new.yaml` " +
@@ -52,138 +76,199 @@ func inputError(name string, err error) error {
 	return usage("%s: %v: reading its directory's files would answer wrongly; %s", name, err, how)
 }
 
-// readPaths reads the items of every path, each YAML file of a directory (recursively) on its own so that every
-// problem names its file. Kustomization and Kptfile objects are build files, not resources, and a RenderConfig
-// among the inputs is the function config (unless -c names one), so none of them is an item. It refuses what
-// would make the answer depend on the order of the files (one object twice, two RenderConfigs) and a directory
-// whose kustomization only kustomize can build (*kustomization.NeedsBuild).
+// stdinName is how a message names stdin (the PATH "-").
+const stdinName = "<stdin>"
+
+// inputSet is what readInput makes of a command's PATHs.
+type inputSet struct {
+	items    []*yaml.RNode
+	fnConfig *yaml.RNode
+	// configFile is the file the function config came from.
+	configFile string
+	// skipped says what was left out, a line each (fn/inputfiles' Skipped, and YAML files that hold no
+	// Kubernetes object).
+	skipped []string
+	// where is the FILE:LINE of each object, by identity, so that a result about it can name its file.
+	where map[string]string
+}
+
+// readPaths reads the items and the function config of the paths (readInput).
+func readPaths(paths []string, configPath string, stdin io.Reader) ([]*yaml.RNode, *yaml.RNode, error) {
+	in, err := readInput(paths, configPath, stdin)
+	if err != nil {
+		return nil, nil, err
+	}
+	return in.items, in.fnConfig, nil
+}
+
+// readInput reads the items of every path, each YAML file of a directory (fn/inputfiles decides which) on its
+// own so that every problem names its file. Kustomization and Kptfile objects are build files, not resources,
+// and an object of gateway2tyk's API group (or a RenderConfig) among the inputs is the function config (unless
+// -c names one), so none of them is an item. It refuses what would make the answer depend on the order of the
+// files (one object twice, two function configs) and a directory whose kustomization only kustomize can build
+// (*kustomization.NeedsBuild).
 //
 // A PATH "-" is a YAML stream on stdin (nil: none to read).
-func readPaths(paths []string, configPath string, stdin io.Reader) ([]*yaml.RNode, *yaml.RNode, error) {
-	var items []*yaml.RNode
-	var fnConfig *yaml.RNode
-	configFile := ""
-	seen := map[string]string{} // object identity -> the file that holds it
+func readInput(paths []string, configPath string, stdin io.Reader) (*inputSet, error) {
+	in := &inputSet{where: map[string]string{}}
 	for _, p := range paths {
-		files, err := yamlFiles(p, stdin)
+		files, err := yamlFiles(p, stdin, in)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		for _, file := range files {
-			nodes, err := readFile(file, stdin)
+			nodes, lines, err := readFile(file, stdin)
 			if err != nil {
-				return nil, nil, err
+				return nil, err
 			}
-			for _, n := range nodes {
-				switch n.GetKind() {
-				case "Kustomization", "Component", "Kptfile":
+			name := fileName(file)
+			if len(nodes) > 0 && !holdsObject(nodes) {
+				in.skipped = append(in.skipped, name+": holds no Kubernetes object (no apiVersion and kind): not read")
+				continue
+			}
+			for i, n := range nodes {
+				at := name
+				if lines[i] > 0 {
+					at = fmt.Sprintf("%s:%d", name, lines[i])
+				}
+				if n.GetApiVersion() == "" || n.GetKind() == "" {
+					return nil, fmt.Errorf("%s: document %d has no apiVersion or no kind: every document of a file "+
+						"that holds Kubernetes objects must be one", at, i+1)
+				}
+				switch {
+				case n.GetKind() == "Kustomization" || n.GetKind() == "Component" || n.GetKind() == "Kptfile":
 					continue
-				case "RenderConfig":
+				case isFunctionConfig(n):
 					if configPath != "" {
 						continue
 					}
-					if fnConfig != nil {
-						return nil, nil, fmt.Errorf("two function configs: RenderConfig %s in %s and RenderConfig %s in %s; "+
-							"keep one, or name the one to use with -c", fnConfig.GetName(), configFile, n.GetName(), file)
+					if in.fnConfig != nil {
+						return nil, fmt.Errorf("two function configs: %s in %s and %s in %s; "+
+							"keep one, or name the one to use with -c", describe(in.fnConfig), in.configFile, describe(n), at)
 					}
-					fnConfig, configFile = n, file
+					in.fnConfig, in.configFile = n, at
 					continue
 				}
 				if id := identity(n); id != "" {
-					if first, dup := seen[id]; dup {
-						return nil, nil, fmt.Errorf("%s is in both %s and %s: every YAML file of a directory is read, "+
+					if first, dup := in.where[id]; dup {
+						return nil, fmt.Errorf("%s is in both %s and %s: every YAML file of a directory is read, "+
 							"and an object must be given once (is one of them an earlier render's output?)",
-							describe(n), first, file)
+							describe(n), first, at)
 					}
-					seen[id] = file
+					in.where[id] = at
 				}
-				items = append(items, n)
+				in.items = append(in.items, n)
 			}
 		}
 	}
 	if configPath != "" {
 		data, err := os.ReadFile(configPath)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
-		if fnConfig, err = yaml.Parse(string(data)); err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", configPath, err)
+		if in.fnConfig, err = yaml.Parse(string(data)); err != nil {
+			return nil, fmt.Errorf("%s: %w", configPath, err)
 		}
+		in.configFile = configPath
 	}
-	return items, fnConfig, nil
+	return in, nil
 }
 
-// yamlFiles lists the files render reads for path: path itself, or the YAML files kyaml's LocalPackageReader
-// would read below a directory (its .krmignore honoured). A kustomization met on the way must be one whose
-// objects are its files as written (kustomization.CheckPlain).
-func yamlFiles(path string, stdin io.Reader) ([]string, error) {
+// isFunctionConfig reports whether an object among the inputs is meant as gateway2tyk's function config: any
+// object of its API group (a misspelt kind is then refused by config.Load, not rendered as an item), or a
+// RenderConfig.
+func isFunctionConfig(n *yaml.RNode) bool {
+	return strings.HasPrefix(n.GetApiVersion(), config.Group+"/") || n.GetKind() == config.Kind
+}
+
+// holdsObject reports whether some document is a Kubernetes object (has an apiVersion or a kind): a file with
+// none (a CI workflow, a Helm values file) is not an input.
+func holdsObject(nodes []*yaml.RNode) bool {
+	for _, n := range nodes {
+		if n.GetApiVersion() != "" || n.GetKind() != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// fileName is a file as messages name it: stdin is <stdin>.
+func fileName(file string) string {
+	if file == "-" {
+		return stdinName
+	}
+	return file
+}
+
+// loadConfig loads the function config of in, an error naming its file.
+func (in *inputSet) loadConfig() (config.Spec, error) {
+	cfg, err := config.Load(in.fnConfig)
+	if err != nil && in.configFile != "" {
+		return cfg, fmt.Errorf("%s: %w", in.configFile, err)
+	}
+	return cfg, err
+}
+
+// yamlFiles lists the files render reads for path: path itself, or the files fn/inputfiles lists below a
+// directory, what it left out noted in in.skipped. A kustomization met on the way must be one whose objects are
+// its files as written (kustomization.CheckPlain).
+func yamlFiles(path string, stdin io.Reader, in *inputSet) ([]string, error) {
 	if path == "-" && stdin != nil {
 		return []string{path}, nil
 	}
-	info, err := os.Stat(path)
+	l, err := inputfiles.List(path)
 	if err != nil {
 		return nil, err
 	}
-	if !info.IsDir() {
-		return []string{path}, nil
+	for _, s := range l.Skipped {
+		in.skipped = append(in.skipped, s.String())
 	}
-	var files, kustomizations []string
-	skip := func(rel string) bool {
-		full := filepath.Join(path, rel)
-		base := filepath.Base(rel)
-		if kustomization.IsFileName(base) {
-			kustomizations = append(kustomizations, full)
-		}
-		for _, glob := range kio.DefaultMatch {
-			if ok, _ := filepath.Match(glob, base); ok {
-				files = append(files, full)
-				break
-			}
-		}
-		return true // read below, one file at a time
-	}
-	if _, err := (kio.LocalPackageReader{PackagePath: path, FileSkipFunc: skip, OmitReaderAnnotations: true}).Read(); err != nil {
-		return nil, err
-	}
-	for _, k := range kustomizations {
+	for _, k := range l.Kustomizations {
 		if err := kustomization.CheckPlain(k, path); err != nil {
 			return nil, err
 		}
 	}
-	return files, nil
+	return l.Files, nil
 }
 
-// readFile reads the objects of one YAML file ("-": stdin); every error names the file, and a YAML error its line
-// in the file.
-func readFile(file string, stdin io.Reader) ([]*yaml.RNode, error) {
+// readFile reads the objects of one YAML file ("-": stdin) and the line in the file where each starts (0 when
+// unknown); every error names the file, and a YAML error its line in the file.
+func readFile(file string, stdin io.Reader) ([]*yaml.RNode, []int, error) {
 	var data []byte
 	var err error
 	if file == "-" && stdin != nil {
 		if isTerminal(stdin) {
-			return nil, errStdinTerminal
+			return nil, nil, errStdinTerminal
 		}
 		data, err = io.ReadAll(stdin)
 	} else {
 		data, err = os.ReadFile(file)
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data) {
-		return nil, fmt.Errorf("%s: not YAML text (it holds a NUL byte or bytes that are not UTF-8: a binary file?)", file)
+	name := fileName(file)
+	if line, bad := notText(data); bad {
+		return nil, nil, fmt.Errorf("%s:%d: not YAML text (it holds a NUL byte or bytes that are not UTF-8: a binary "+
+			"file, or text in another encoding such as Latin-1?)", name, line)
 	}
 	nodes, err := (&kio.ByteReader{Reader: bytes.NewReader(data), OmitReaderAnnotations: true}).Read()
 	if err != nil {
-		return nil, fmt.Errorf("%s: %s", file, yamlError(data, err))
+		return nil, nil, fmt.Errorf("%s: %s", name, yamlError(data, err))
 	}
+	lines := documentLines(data, len(nodes))
 	for i, n := range nodes {
+		at := name
+		if lines[i] > 0 {
+			at = fmt.Sprintf("%s:%d", name, lines[i])
+		}
 		if k := n.YNode().Kind; k != yaml.MappingNode {
 			what := map[yaml.Kind]string{yaml.SequenceNode: "a YAML list", yaml.ScalarNode: "a bare value"}[k]
 			if what == "" {
 				what = "not a mapping"
 			}
-			return nil, fmt.Errorf("%s: document %d is %s, not a Kubernetes object (a mapping with apiVersion, kind "+
-				"and metadata)", file, i+1, what)
+			return nil, nil, fmt.Errorf("%s: document %d is %s, not a Kubernetes object (a mapping with apiVersion, kind "+
+				"and metadata)", at, i+1, what)
 		}
 		// Two objects run together (files joined without a "---" line) make one mapping with every key twice.
 		seen := map[string]bool{}
@@ -191,13 +276,55 @@ func readFile(file string, stdin io.Reader) ([]*yaml.RNode, error) {
 		for k := 0; k+1 < len(content); k += 2 {
 			key := content[k].Value
 			if seen[key] {
-				return nil, fmt.Errorf("%s: document %d has the key %q twice: are two objects run together without "+
-					"a --- line between them?", file, i+1, key)
+				return nil, nil, fmt.Errorf("%s:%d: document %d has the key %q twice: are two objects run together without "+
+					"a --- line between them?", name, lines[i]+content[k].Line-content[0].Line, i+1, key)
 			}
 			seen[key] = true
 		}
 	}
-	return nodes, nil
+	return nodes, lines, nil
+}
+
+// notText reports whether data is not UTF-8 text, and the line of the first byte that is not.
+func notText(data []byte) (int, bool) {
+	bad := bytes.IndexByte(data, 0)
+	if bad < 0 && utf8.Valid(data) {
+		return 0, false
+	}
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		if (r == utf8.RuneError && size <= 1) || data[i] == 0 {
+			if bad < 0 || i < bad {
+				bad = i
+			}
+			break
+		}
+		i += size
+	}
+	return 1 + bytes.Count(data[:bad], []byte("\n")), true
+}
+
+// documentLines is the line in data where each of the n documents kyaml read begins (its first key), counted
+// from the top of the file: kyaml parses each document alone. yaml.v3's decoder over the whole stream counts
+// from the top; when the two disagree on the number of documents, the lines are unknown (0).
+func documentLines(data []byte, n int) []int {
+	lines := make([]int, n)
+	var found []int
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	for {
+		var doc yaml.Node
+		if err := dec.Decode(&doc); err != nil {
+			break
+		}
+		if len(doc.Content) == 0 || (doc.Content[0].Kind == yaml.ScalarNode && doc.Content[0].Tag == "!!null") {
+			continue // kyaml drops empty documents
+		}
+		found = append(found, doc.Content[0].Line)
+	}
+	if len(found) == n {
+		copy(lines, found)
+	}
+	return lines
 }
 
 var yamlLine = regexp.MustCompile(`line (\d+)`)

@@ -29,13 +29,13 @@ func TestInputFileErrors(t *testing.T) {
 	for _, c := range []struct {
 		name, file, text, want string
 	}{
-		{"top-level list", "x.yaml", "- a\n- b\n", "x.yaml: document 1 is a YAML list, not a Kubernetes object"},
-		{"bare string", "x.yaml", "hello\n", "x.yaml: document 1 is a bare value, not a Kubernetes object"},
+		{"top-level list", "x.yaml", "- a\n- b\n", "x.yaml:1: document 1 is a YAML list, not a Kubernetes object"},
+		{"bare string", "x.yaml", "hello\n", "x.yaml:1: document 1 is a bare value, not a Kubernetes object"},
 		{"second document a list", "x.yaml", "apiVersion: v1\nkind: Namespace\nmetadata: {name: a}\n---\n- a\n",
-			"x.yaml: document 2 is a YAML list"},
-		{"binary", "x.yaml", "\x7fELF\x02\x01\x01\x00\x00-----\n", "x.yaml: not YAML text (it holds a NUL byte or bytes that are not UTF-8: a binary file?)"},
+			"x.yaml:5: document 2 is a YAML list"},
+		{"binary", "x.yaml", "\x7fELF\x02\x01\x01\x00\x00-----\n", "x.yaml:1: not YAML text (it holds a NUL byte or bytes that are not UTF-8: a binary file"},
 		{"two objects run together", "x.yaml", "apiVersion: v1\nkind: Namespace\nmetadata: {name: a}\napiVersion: v1\nkind: Namespace\n",
-			`x.yaml: document 1 has the key "apiVersion" twice: are two objects run together without a --- line between them?`},
+			`x.yaml:4: document 1 has the key "apiVersion" twice: are two objects run together without a --- line between them?`},
 		{"YAML error on line 9 of the file", "x.yaml",
 			"apiVersion: v1\nkind: Namespace\nmetadata: {name: a}\n---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: b\n  x: : [\n",
 			"x.yaml: yaml: line 9: "},
@@ -65,7 +65,7 @@ func TestDuplicateObjectNamesBothFiles(t *testing.T) {
 	assert.Equal(t, 2, code)
 	assert.Empty(t, out)
 	assert.Contains(t, stderr, "GatewayClass tyk (gateway.networking.k8s.io/v1) is in both "+
-		filepath.Join(dir, "aaa-out.yaml")+" and "+filepath.Join(dir, "gateway.yaml"))
+		filepath.Join(dir, "aaa-out.yaml")+":134 and "+filepath.Join(dir, "gateway.yaml")+":1")
 	assert.Contains(t, stderr, "an earlier render's output")
 }
 
@@ -77,8 +77,8 @@ func TestTwoRenderConfigsRefused(t *testing.T) {
 		"metadata: {name: other}\nspec: {output: TykOasApiDefinition}\n")
 	code, _, stderr := cli(t, "", "render", dir)
 	assert.Equal(t, 2, code)
-	assert.Contains(t, stderr, "two function configs: RenderConfig gateway2tyk in "+filepath.Join(dir, "gateway2tyk.yaml")+
-		" and RenderConfig other in "+filepath.Join(dir, "zz-config.yaml"))
+	assert.Contains(t, stderr, "two function configs: RenderConfig gateway2tyk (gateway2tyk.io/v1alpha1) in "+
+		filepath.Join(dir, "gateway2tyk.yaml")+":2 and RenderConfig other (gateway2tyk.io/v1alpha1) in "+filepath.Join(dir, "zz-config.yaml")+":1")
 	code, _, stderr = cli(t, "", "render", "-c", filepath.Join(dir, "zz-config.yaml"), dir)
 	assert.Equal(t, 0, code, stderr)
 }

@@ -19,21 +19,21 @@ import (
 	"github.com/gateway2tyk/gateway2tyk/fn/kustomization"
 )
 
-// exitUseTransformer is the exit status of `render -k` and `configure --detach-transformer` when the
-// application must be built with gateway2tyk as a kustomize transformer (kustomization.Unfaithful).
-const exitUseTransformer = 3
-
 // renderKustomized is `render -k DIR PATH...` (and the Argo CD plugin's large-app path): PATHs hold what `kustomize build DIR` printed without the
 // transformer. Like kustomize with a failing transformer, it prints nothing when the render fails.
-func renderKustomized(stdin io.Reader, stdout, stderr io.Writer, context, dir, configPath string, paths []string) error {
+func renderKustomized(stdin io.Reader, stdout, stderr io.Writer, context, namespace, dir, configPath string, paths []string) error {
 	items, fnConfig, app, err := readKustomized("render", dir, configPath, paths, stdin)
 	if err != nil {
 		return err
 	}
+	in := &inputSet{fnConfig: fnConfig, configFile: configSource(configPath, app)}
+	if _, err := in.loadConfig(); err != nil {
+		return usage("render: %v", err)
+	}
 	rl := &framework.ResourceList{Items: items, FunctionConfig: fnConfig}
 	var counts fn.Counts
-	procErr := fn.Processor{Context: context, Counts: &counts}.Process(rl)
-	reportRender(stderr, rl, procErr, counts)
+	procErr := fn.Processor{Context: context, Counts: &counts, DefaultNamespace: namespace}.Process(rl)
+	reportRender(stderr, rl, procErr, counts, nil)
 	if procErr != nil {
 		return &reportedError{procErr}
 	}
@@ -82,6 +82,15 @@ func readKustomized(name, dir, configPath string, paths []string, stdin io.Reade
 		}
 		return nil, nil, nil, usage("%s: %v", name, err)
 	}
+	if app.Kustomization == "" {
+		self := name + " " + dir
+		if name == "explain" {
+			self = "explain --request ... " + dir
+		}
+		return nil, nil, nil, usage("%s: -k %s: the directory holds no kustomization (%s), and -k reads what kustomize "+
+			"built of one; give the directory's files to %s itself: `gateway2tyk %s`", name, dir,
+			strings.Join(kustomization.FileNames, ", "), name, self)
+	}
 	if readErr != nil {
 		return nil, nil, nil, usage("%s: %v", name, readErr)
 	}
@@ -115,9 +124,13 @@ func readStream(path string, stdin io.Reader) ([]*yaml.RNode, error) {
 		defer f.Close()
 		r = f
 	}
-	nodes, err := (&kio.ByteReader{Reader: r, OmitReaderAnnotations: true}).Read()
+	data, err := io.ReadAll(r)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", fileName(path), err)
+	}
+	nodes, err := (&kio.ByteReader{Reader: bytes.NewReader(data), OmitReaderAnnotations: true}).Read()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s", fileName(path), yamlError(data, err))
 	}
 	return nodes, nil
 }

@@ -32,7 +32,7 @@ func run(args []string) (code int) {
 	defer func() {
 		if r := recover(); r != nil {
 			fmt.Fprintf(os.Stderr, "gateway2tyk: internal error: %v (please report it with the input that caused it)\n", r)
-			code = 2
+			code = exitUsage
 		}
 	}()
 	save := rememberVerdicts()
@@ -52,22 +52,29 @@ func usage(format string, args ...any) error { return &usageError{fmt.Sprintf(fo
 // reportedError is a failure the command has already told the user about: exit status 1.
 type reportedError struct{ error }
 
+// unreachableError is a failure of something the command talks to, already told the user: exit status 4.
+type unreachableError struct{ error }
+
 // exitStatus turns a command's error into the exit status, printing what has not been printed yet on one line.
 // Errors that cobra makes itself (unknown flag, missing argument) are usage errors.
 func exitStatus(err error, stderr io.Writer) int {
 	var reported *reportedError
+	var unreachable *unreachableError
 	var unfaithful *kustomization.Unfaithful
 	switch {
 	case err == nil:
-		return 0
+		return exitOK
+	case errors.As(err, &unreachable):
+		return exitUnreachable
 	case errors.As(err, &reported):
-		return 1
+		return exitResults
 	case errors.As(err, &unfaithful):
 		fmt.Fprintln(stderr, "gateway2tyk:", err)
-		return exitUseTransformer
+		return exitRefused
 	}
-	fmt.Fprintln(stderr, "gateway2tyk:", strings.ReplaceAll(err.Error(), "\n", " "))
-	return 2
+	// One line: cobra's own messages hold newlines and tabs ("Did you mean this?\n\trender").
+	fmt.Fprintln(stderr, "gateway2tyk:", strings.Join(strings.Fields(err.Error()), " "))
+	return exitUsage
 }
 
 func newRoot() *cobra.Command {
@@ -76,7 +83,7 @@ func newRoot() *cobra.Command {
 	//
 	// The KRM path is command.Build's own (StandaloneDisabled: the ResourceList on stdin), with krmio.Execute in
 	// place of framework.Execute: the same bytes out, written faster (see package krmio).
-	processor := fn.Processor{Context: argoContext()}
+	processor := fn.Processor{Context: argoContext(), DefaultNamespace: os.Getenv(envDefaultNamespace)}
 	root := command.Build(processor, command.StandaloneDisabled, true)
 	root.RunE = func(cmd *cobra.Command, args []string) error {
 		// Run by hand on a terminal, the function would wait for a ResourceList without a word.

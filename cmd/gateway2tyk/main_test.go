@@ -19,8 +19,8 @@ func TestUnknownSubcommand(t *testing.T) {
 		args   []string
 		stderr string
 	}{
-		{"typo", []string{"dif", "a", "b"}, `gateway2tyk: unknown command "dif" for "gateway2tyk"  Did you mean this? 	diff`},
-		{"typo of render", []string{"rendr", "a"}, `gateway2tyk: unknown command "rendr" for "gateway2tyk"  Did you mean this? 	render`},
+		{"typo", []string{"dif", "a", "b"}, `gateway2tyk: unknown command "dif" for "gateway2tyk" Did you mean this? diff`},
+		{"typo of render", []string{"rendr", "a"}, `gateway2tyk: unknown command "rendr" for "gateway2tyk" Did you mean this? render`},
 		{"stray word", []string{"shop"}, `gateway2tyk: unknown command "shop" for "gateway2tyk"`},
 	} {
 		t.Run(c.name, func(t *testing.T) { usageErrorLine(t, c.stderr, c.args...) })
@@ -29,7 +29,7 @@ func TestUnknownSubcommand(t *testing.T) {
 
 // With no argument gateway2tyk is still the KRM function: a ResourceList in, a ResourceList out.
 func TestNoArgumentIsTheKRMFunction(t *testing.T) {
-	in := "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: v1\n  kind: Service\n  metadata:\n    name: a\n"
+	in := "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: v1\n  kind: Service\n  metadata:\n    name: a\n    namespace: shop\n"
 	code, out, stderr := cli(t, in)
 	assert.Equal(t, 0, code, stderr)
 	assert.Empty(t, stderr, "no summary line in KRM function mode")

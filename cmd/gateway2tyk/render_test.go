@@ -41,10 +41,15 @@ func TestRenderConfigErrorOnce(t *testing.T) {
 	dir := example(t, "basic")
 	write(t, filepath.Join(dir, "gateway2tyk.yaml"), "apiVersion: gateway2tyk.io/v1alpha1\nkind: RenderConfig\n"+
 		"metadata: {name: x}\nspec: {output: Secret}\n")
-	code, _, stderr := cli(t, "", "render", dir)
-	assert.Equal(t, 1, code)
-	assert.Equal(t, 1, strings.Count(stderr, `spec.output: must be one of ConfigMap, TykOasApiDefinition (got "Secret")`), stderr)
-	assert.Equal(t, "gateway2tyk render: not rendered, 1 error", lastLine(stderr))
+	// A bad function config is bad input, exit status 2 as from graph, explain and diff (issue 30, finding 11),
+	// one line naming its file and line.
+	for _, args := range [][]string{{"render", dir}, {"graph", dir}, {"explain", "--request", "GET http://a/", dir}, {"diff", dir, dir}} {
+		code, out, stderr := cli(t, "", args...)
+		assert.Equal(t, 2, code, "%v: %s", args, stderr)
+		assert.Empty(t, out, "%v", args)
+		assert.Equal(t, 1, strings.Count(stderr, "\n"), "%v: %s", args, stderr)
+		assert.Contains(t, stderr, filepath.Join(dir, "gateway2tyk.yaml")+`:1: RenderConfig x: spec.output: must be one of ConfigMap, TykOasApiDefinition (got "Secret")`, "%v", args)
+	}
 }
 
 // render -k ends with the same line; the KRM function does not print it (its results travel in the

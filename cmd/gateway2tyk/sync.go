@@ -147,7 +147,7 @@ func runSync(ctx context.Context, cmd *cobra.Command, f syncFlags) error {
 			return failed(stderr, "sync: --operator-context: %v", err)
 		}
 		if oc.Spec.Env == nil && oc.Spec.SecretRef == nil {
-			return failed(stderr, "sync: --operator-context: OperatorContext %s sets neither env nor secretRef", f.context)
+			return usage("sync: --operator-context: OperatorContext %s sets neither env nor secretRef", f.context)
 		}
 		values := tyksync.ContextValues(oc, nil)
 		if ref := oc.Spec.SecretRef; ref != nil {
@@ -201,10 +201,16 @@ func runSync(ctx context.Context, cmd *cobra.Command, f syncFlags) error {
 				return usage("sync: --from: %v", err)
 			}
 			defer file.Close()
+			if info, err := file.Stat(); err == nil && info.IsDir() {
+				return usage("sync: --from %s is a directory: give the render's output (gateway2tyk render %s > apis.yaml, "+
+					"then --from apis.yaml), or - for stdin", f.from, f.from)
+			}
 			r = file
 		}
+		// What cannot be read as the render's output (or is a failed render's) is bad input: nothing was asked
+		// of Tyk yet.
 		if set, err = source.ReadStream(r, scope); err != nil {
-			return failed(stderr, "sync: %v", err)
+			return usage("sync: --from %s: %v; nothing was changed", fileName(f.from), err)
 		}
 	}
 
@@ -329,9 +335,10 @@ func runCheck(ctx context.Context, cmd *cobra.Command, f syncFlags, set *source.
 	return nil
 }
 
-// failed prints a runtime failure on one line and returns it as already reported (exit status 1).
+// failed prints a failure of the target or the cluster on one line and returns it as already reported (exit
+// status 4: no answer could be given, which sync --check must not report as drift).
 func failed(w io.Writer, format string, args ...any) error {
 	err := fmt.Errorf(format, args...)
 	fmt.Fprintln(w, "gateway2tyk:", strings.ReplaceAll(err.Error(), "\n", " "))
-	return &reportedError{err}
+	return &unreachableError{err}
 }

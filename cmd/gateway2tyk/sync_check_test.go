@@ -153,7 +153,7 @@ func TestSyncCheckUsage(t *testing.T) {
 		{[]string{"-o", "json"}, 2, `-o is for --check's report`},
 		{[]string{"--check", "-o", "yaml"}, 2, `-o must be text, markdown or json (got "yaml")`},
 		{[]string{"--check", "--url", "a:1"}, 2, "absolute http or https URL"},
-		{[]string{"--check", "--auth", "wrong"}, 1, "403 Forbidden"},
+		{[]string{"--check", "--auth", "wrong"}, 4, "403 Forbidden"},
 	} {
 		code, _, stderr := cli(t, "", append(append([]string{"sync"}, flags...), c.args...)...)
 		assert.Equal(t, c.code, code, "%v: %s", c.args, stderr)

@@ -105,7 +105,7 @@ func TestSyncExitStatus(t *testing.T) {
 		{"missing file", append([]string{"sync", "--from", filepath.Join(t.TempDir(), "nope")}, flags...), 2, "--from: open"},
 		{"unknown flag", []string{"sync", "--colour"}, 2, "unknown flag: --colour"},
 		{"no cluster", append([]string{"sync"}, flags...), 2, "gateway2tyk: sync: no cluster to read from"},
-		{"wrong credential", []string{"sync", "--from", path, "--mode", "pro", "--url", f.Server.URL, "--auth", "wrong"}, 1, "403 Forbidden"},
+		{"wrong credential", []string{"sync", "--from", path, "--mode", "pro", "--url", f.Server.URL, "--auth", "wrong"}, 4, "403 Forbidden"},
 		{"dry run", append([]string{"sync", "--from", path, "--dry-run"}, flags...), 0, ""},
 		{"run", append([]string{"sync", "--from", path}, flags...), 0, ""},
 	} {
@@ -138,10 +138,10 @@ func TestSyncExitStatus(t *testing.T) {
 	assert.Equal(t, 0, code)
 	assert.Contains(t, out, "update     "+edited[0].ID()+"  shop/cart shop.example.com/cart\n")
 
-	// A listing that fails: exit status 1, nothing changed.
+	// A listing that fails: exit status 4 (the target failed: no answer), nothing changed.
 	f.FailListing = true
 	code, out, stderr = cli(t, "", append([]string{"sync", "--from", path}, flags...)...)
-	assert.Equal(t, 1, code)
+	assert.Equal(t, 4, code)
 	assert.Empty(t, out)
 	assert.Contains(t, stderr, "listing the target's APIs failed (Tyk Dashboard at "+f.Server.URL+")")
 	assert.Contains(t, stderr, "nothing was changed")
@@ -223,13 +223,13 @@ func TestSyncInCluster(t *testing.T) {
 	// The environment wins over the context, flags over the environment.
 	fast(t, map[string]string{"TYK_AUTH": "wrong"}, cluster)
 	code, _, stderr = cli(t, "", "sync", "--operator-context", "tyk/dashboard", "--dry-run")
-	assert.Equal(t, 1, code)
+	assert.Equal(t, 4, code)
 	assert.Contains(t, stderr, "403 Forbidden")
 	code, _, stderr = cli(t, "", "sync", "--operator-context", "tyk/dashboard", "--dry-run", "--auth", f.Auth)
 	assert.Equal(t, 0, code, stderr)
 
 	code, _, stderr = cli(t, "", "sync", "--operator-context", "tyk/missing")
-	assert.Equal(t, 1, code)
+	assert.Equal(t, 4, code)
 	assert.Contains(t, stderr, `gateway2tyk: sync: --operator-context: reading OperatorContext tyk/missing`)
 }
 

@@ -23,7 +23,9 @@ type Channel string
 
 const (
 	// APIVersion and Kind identify the typed function config.
-	APIVersion = "gateway2tyk.io/v1alpha1"
+	// Group is gateway2tyk's API group: an object of it among the inputs is meant as the function config.
+	Group      = "gateway2tyk.io"
+	APIVersion = Group + "/v1alpha1"
 	Kind       = "RenderConfig"
 
 	// DefaultControllerName is Tyk Operator's own controller name, so that a
@@ -60,8 +62,11 @@ type Spec struct {
 	FailOn         Severity `json:"failOn,omitempty"`
 	// GatewayAPIChannel is the Gateway API channel whose CRDs judge the inputs (ChannelStandard or
 	// ChannelExperimental).
-	GatewayAPIChannel Channel  `json:"gatewayAPIChannel,omitempty"`
-	SyncHook          SyncHook `json:"syncHook,omitempty"`
+	GatewayAPIChannel Channel `json:"gatewayAPIChannel,omitempty"`
+	// DefaultNamespace is the namespace of the namespaced inputs that have none, for pipelines that give them
+	// one only on apply (kubectl apply -n, an Argo CD destination); empty: such an input is an error.
+	DefaultNamespace string   `json:"defaultNamespace,omitempty"`
+	SyncHook         SyncHook `json:"syncHook,omitempty"`
 }
 
 // SyncHook asks the render to emit the Argo CD PostSync hook that runs `gateway2tyk sync` (package fn/hook).
@@ -282,6 +287,11 @@ func Load(node *yaml.RNode) (Spec, error) {
 				return Spec{}, err
 			}
 			spec.GatewayAPIChannel = Channel(v)
+		case "defaultNamespace":
+			if errs := validation.IsDNS1123Label(v); len(errs) > 0 {
+				return Spec{}, l.fail(path, "%s (got %q)", strings.Join(errs, "; "), v)
+			}
+			spec.DefaultNamespace = v
 		}
 	}
 	if err := l.checkSyncHook(body, spec); err != nil {
@@ -433,7 +443,8 @@ func (l *loader) checkSyncHook(body string, spec Spec) error {
 }
 
 // knownField lists the keys of spec, which are also the keys of data.
-var knownField = map[string]bool{"controllerName": true, "output": true, "inputs": true, "failOn": true, "gatewayAPIChannel": true}
+var knownField = map[string]bool{"controllerName": true, "output": true, "inputs": true, "failOn": true, "gatewayAPIChannel": true,
+	"defaultNamespace": true}
 
 // loader carries the object's identity so that each error can name it.
 type loader struct {

@@ -113,7 +113,7 @@ func Explain(out *fn.Output, req Request, opt Options) (*Answer, error) {
 	}
 	defer func() { a.StatusText = statusText(a.Status) }()
 	host := req.URL.Hostname()
-	l := matchListener(g, req.URL.Scheme, host)
+	l := matchListener(g, req.URL.Scheme, host, req.URL.Port())
 	if l != nil {
 		a.Listener = describeListener(l)
 	}
@@ -136,7 +136,7 @@ func Explain(out *fn.Output, req Request, opt Options) (*Answer, error) {
 	a.UpstreamHost = res.UpstreamHost
 	if l == nil && res.APIID != "" {
 		a.Notes = append(a.Notes, fmt.Sprintf("no listener of Gateway %s takes %s://%s, so Gateway API would reject the "+
-			"request; Tyk serves it anyway, since it has no listeners, only APIs", a.Gateway, req.URL.Scheme, host))
+			"request; Tyk serves it anyway, since it has no listeners, only APIs", a.Gateway, req.URL.Scheme, req.URL.Host))
 	}
 	for _, h := range res.RequestHeaders.Remove {
 		a.RequestHeaders = append(a.RequestHeaders, "remove "+h)
@@ -161,6 +161,7 @@ func Explain(out *fn.Output, req Request, opt Options) (*Answer, error) {
 		a.Upstream = res.Upstreams[0].URL
 	}
 
+	a.Notes = append(a.Notes, exactHostNotes(apis, docs, byID, req, res.APIID, opt)...)
 	api := byID[res.APIID]
 	if api == nil {
 		a.Status = res.Status
@@ -181,6 +182,48 @@ func Explain(out *fn.Output, req Request, opt Options) (*Answer, error) {
 		a.Reason = noBackend(api, a.Rule)
 	}
 	return a, nil
+}
+
+// exactHostNotes says, when a route with the request's exact hostname would take the request and Tyk serves it
+// with another API (a wildcard's, issue 30 finding 6), what Gateway API asks and which API each Tyk release
+// serves: from 5.8.0 custom domains, then longer listen paths, ties in load order; before 5.8.0 custom domains of
+// one length tie whatever their listen paths (tykroute's candidates, held to a real 5.4-line Gateway).
+func exactHostNotes(apis []*translate.API, docs []*tykoas.Document, byID map[string]*translate.API, req Request, served string, opt Options) []string {
+	host, p := strings.ToLower(req.URL.Hostname()), req.URL.Path
+	if p == "" {
+		p = "/"
+	}
+	var exact *translate.API
+	for _, api := range apis {
+		if strings.EqualFold(api.Hostname, host) && attachment.PathPrefixTakes(api.Path, p) &&
+			(exact == nil || len(api.Path) > len(exact.Path)) {
+			exact = api
+		}
+	}
+	if exact == nil || exact.ID == served {
+		return nil
+	}
+	route := func(id string) string {
+		if api := byID[id]; api != nil {
+			return fmt.Sprintf("API %s of HTTPRoute %s/%s (%s%s)", id, api.Route.Route.Namespace, api.Route.Route.Name, orAny(api.Hostname), api.Path)
+		}
+		return "no API (404)"
+	}
+	tr := tykroute.Request{Method: req.Method, Host: req.URL.Host, Path: req.URL.EscapedPath(), RawQuery: req.URL.RawQuery}
+	before, _ := tykroute.ParseVersion("5.4")
+	older := tykroute.Route(docs, tr, tykroute.Options{StrictRoutes: opt.StrictRoutes, Version: before})
+	newer := tykroute.Route(docs, tr, tykroute.Options{StrictRoutes: opt.StrictRoutes})
+	return []string{fmt.Sprintf("Gateway API gives this request to HTTPRoute %s/%s, whose exact hostname %s beats a "+
+		"wildcard; Tyk has no listener isolation and orders APIs by custom domain and listen path only: from 5.8.0 "+
+		"it serves it with %s, before 5.8.0 with %s (the render warns on both routes)",
+		exact.Route.Route.Namespace, exact.Route.Route.Name, exact.Hostname, route(newer.APIID), route(older.APIID))}
+}
+
+func orAny(hostname string) string {
+	if hostname == "" {
+		return "any host"
+	}
+	return hostname
 }
 
 // statusText is a status as explain prints it: "proxied" when Tyk sends the request upstream, else the code Tyk
@@ -239,7 +282,10 @@ func pickGateway(att *attachment.Result, name string) (*attachment.Gateway, erro
 // matchListener picks the listener that takes a request, as Gateway API asks: the protocol of the scheme,
 // then the most specific hostname (exact, then wildcards with more labels first, then no hostname). Tyk itself
 // has no listeners; this is for the trace.
-func matchListener(g *attachment.Gateway, scheme, host string) *attachment.Listener {
+//
+// A port in the URL must be the listener's: without one, the request's port is whatever the data-plane
+// Service's load balancer maps to the listener, which the render does not know.
+func matchListener(g *attachment.Gateway, scheme, host, port string) *attachment.Listener {
 	protocol := gwv1.HTTPProtocolType
 	if scheme == "https" {
 		protocol = gwv1.HTTPSProtocolType
@@ -247,30 +293,15 @@ func matchListener(g *attachment.Gateway, scheme, host string) *attachment.Liste
 	var best *attachment.Listener
 	bestScore := -1
 	for _, l := range g.Listeners {
-		if l.Listener.Protocol != protocol || !l.Serving {
+		if l.Listener.Protocol != protocol || !l.Serving || (port != "" && port != strconv.Itoa(int(l.Listener.Port))) {
 			continue
 		}
-		score := hostnameScore(l.Hostname(), host)
+		score := attachment.HostSpecificity(l.Hostname(), host)
 		if score > bestScore {
 			best, bestScore = l, score
 		}
 	}
 	return best
-}
-
-// hostnameScore ranks how specifically a listener hostname matches a host: -1 no match, 0 no hostname,
-// 1+dots for a wildcard, 1000 exact.
-func hostnameScore(listener, host string) int {
-	host = strings.ToLower(host)
-	switch {
-	case listener == "":
-		return 0
-	case strings.EqualFold(listener, host):
-		return 1000
-	case strings.HasPrefix(listener, "*.") && strings.HasSuffix(host, strings.ToLower(listener[1:])) && len(host) > len(listener)-1:
-		return 1 + strings.Count(listener, ".")
-	}
-	return -1
 }
 
 func describeListener(l *attachment.Listener) string {
@@ -386,7 +417,7 @@ func routeTakesHost(hr *gwv1.HTTPRoute, host string) bool {
 		return true
 	}
 	for _, h := range hr.Spec.Hostnames {
-		if hostnameScore(string(h), host) > 0 {
+		if attachment.HostSpecificity(string(h), host) > 0 {
 			return true
 		}
 	}
@@ -413,8 +444,7 @@ func ruleTakesPath(r gwv1.HTTPRouteRule, p string) bool {
 		if m.Path == nil || m.Path.Value == nil {
 			return true
 		}
-		v := strings.TrimSuffix(*m.Path.Value, "/")
-		if v == "" || p == v || strings.HasPrefix(p, v+"/") {
+		if attachment.PathPrefixTakes(*m.Path.Value, p) {
 			return true
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -12,10 +11,12 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/gateway2tyk/gateway2tyk/fn/inputfiles"
 )
 
 // FileNames are the names kustomize reads a kustomization from, in its order.
-var FileNames = []string{"kustomization.yaml", "kustomization.yml", "Kustomization"}
+var FileNames = inputfiles.KustomizationNames
 
 const (
 	configGroup            = "gateway2tyk.io/"
@@ -367,33 +368,25 @@ func localObjects(file string) ([]*yaml.RNode, error) {
 }
 
 // findConfig finds the one gateway2tyk function config in the application directory or below it, as the
-// Argo CD plugin's discovery does.
+// Argo CD plugin's discovery does: among the files fn/inputfiles lists.
 func (app *App) findConfig() error {
 	var found []string
 	var config *yaml.RNode
-	err := filepath.WalkDir(app.Dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if p != app.Dir && strings.HasPrefix(d.Name(), ".") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if ext := filepath.Ext(p); ext != ".yaml" && ext != ".yml" {
-			return nil
-		}
+	l, err := inputfiles.List(app.Dir)
+	if err != nil {
+		return err
+	}
+	for _, p := range l.Files {
 		b, err := os.ReadFile(p)
 		if err != nil {
 			return err
 		}
 		if !strings.Contains(string(b), configGroup) {
-			return nil
+			continue
 		}
 		nodes, err := kio.FromBytes(b)
 		if err != nil {
-			return nil // not ours to judge: kustomize reports the files it reads
+			continue // not ours to judge: kustomize reports the files it reads
 		}
 		for _, n := range nodes {
 			if isRenderConfig(n) {
@@ -401,10 +394,6 @@ func (app *App) findConfig() error {
 				config = n
 			}
 		}
-		return nil
-	})
-	if err != nil {
-		return err
 	}
 	switch len(found) {
 	case 0:

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/gateway2tyk/gateway2tyk/fn/inputfiles"
 )
 
 // NeedsBuild is returned by CheckPlain when reading a kustomization's directory as plain YAML files (what
@@ -92,10 +94,5 @@ func CheckPlain(kfile, root string) error {
 
 // IsFileName reports whether a file's base name is one kustomize reads a kustomization from.
 func IsFileName(base string) bool {
-	for _, n := range FileNames {
-		if base == n {
-			return true
-		}
-	}
-	return false
+	return inputfiles.IsKustomization(base)
 }

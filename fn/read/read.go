@@ -136,6 +136,9 @@ func readItem(node *yaml.RNode, channel apiserver.Channel) itemRead {
 			Message: fmt.Sprintf("%s is not a version gateway2tyk reads (%s/%s); the object is passed through unread",
 				meta.APIVersion, group, strings.Join(k.versions, ", "))}}
 	}
+	if meta.Namespace == "" && namespaced(meta.Kind) {
+		return itemRead{key: key, problems: []apiserver.Problem{{Field: "metadata.namespace", Message: missingNamespace}}}
+	}
 	data, err := ToJSON(node)
 	if err != nil {
 		return itemRead{key: key, decodeErr: err}
@@ -231,6 +234,25 @@ func (res *Result) problem(key inventory.Key, node *yaml.RNode, err error) {
 		return
 	}
 	res.Problems = append(res.Problems, Problem{Key: key, Node: node, Message: err.Error()})
+}
+
+// missingNamespace is the problem of a namespaced object without metadata.namespace that no pipeline gave one
+// (fn's defaultNamespaces): rendered as it is, its Services would be named "<name>..svc.cluster.local".
+const missingNamespace = "missing: the object is namespaced, and nothing gives it a namespace; set it, or let the " +
+	"pipeline give one (the kustomization's namespace:, Argo CD's destination namespace, or the RenderConfig's " +
+	"spec.defaultNamespace)"
+
+// Namespaced reports whether an object of apiVersion and kind is one the render reads that lives in a
+// namespace.
+func Namespaced(apiVersion, kind string) bool {
+	group, _ := splitAPIVersion(apiVersion)
+	_, read := kinds[group][kind]
+	return read && namespaced(kind)
+}
+
+// namespaced reports whether a kind the render reads lives in a namespace (all but GatewayClass and Namespace).
+func namespaced(kind string) bool {
+	return kind != inventory.KindGatewayClass && kind != inventory.KindNamespace
 }
 
 func splitAPIVersion(apiVersion string) (group, version string) {

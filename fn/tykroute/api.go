@@ -36,7 +36,8 @@ type candidate struct {
 // later to <listenPath>-<apiID>. Which one was later depends on load history, so the model keeps the first by
 // API ID and notes the collision.
 func candidates(apis []*tykoas.Document, host string, v Version, out *Outcome) []candidate {
-	var cs []candidate
+	var loaded []candidate
+	matches := map[*tykoas.Document]bool{}
 	for _, d := range apis {
 		if d == nil || !d.Tyk.Info.State.Active {
 			continue
@@ -46,6 +47,7 @@ func candidates(apis []*tykoas.Document, host string, v Version, out *Outcome) [
 			out.note("API %s has an empty listen path: Tyk does not load it", c.id)
 			continue
 		}
+		matches[d] = true
 		if cd := d.Tyk.Server.CustomDomain; cd != nil && cd.Enabled && cd.Name != "" {
 			c.domain = cd.Name
 			ok, err := hostMatches(cd.Name, host, false)
@@ -57,21 +59,38 @@ func candidates(apis []*tykoas.Document, host string, v Version, out *Outcome) [
 				if ci, _ := hostMatches(cd.Name, host, true); ci {
 					out.note("host %s matches custom domain %s of API %s only when case is ignored: gorilla/mux compares hosts case-sensitively", host, cd.Name, c.id)
 				}
-				continue
+				matches[d] = false
 			}
 		}
-		cs = append(cs, c)
+		loaded = append(loaded, c)
 	}
-	sort.SliceStable(cs, func(i, j int) bool {
-		a, b := cs[i], cs[j]
-		if before(a, b, v) {
-			return true
+	if v.Less(orderedByListenPath) {
+		// Before 5.8.0 Tyk's comparison ties two different custom domains of one length whatever their listen
+		// paths, so it is no ordering: where an API lands depends on the others around it, every loaded API
+		// (gateway/api_loader.go loadApps, sort.Slice over the specs in file name order). The model sorts the
+		// same list the same way (Go's sort.Slice is deterministic), then keeps the APIs that take the host:
+		// beside {h:.+}.shop.example.com with / and with /orders, legacy.shop.example.com (as long) keeps
+		// the / API before /orders, as seen on the 5.4 line.
+		sort.Slice(loaded, func(i, j int) bool { return loaded[i].id < loaded[j].id })
+		sort.Slice(loaded, func(i, j int) bool { return before(loaded[i], loaded[j], v) })
+	} else {
+		sort.SliceStable(loaded, func(i, j int) bool {
+			a, b := loaded[i], loaded[j]
+			if before(a, b, v) {
+				return true
+			}
+			if before(b, a, v) {
+				return false
+			}
+			return a.id < b.id
+		})
+	}
+	var cs []candidate
+	for _, c := range loaded {
+		if matches[c.doc] {
+			cs = append(cs, c)
 		}
-		if before(b, a, v) {
-			return false
-		}
-		return a.id < b.id
-	})
+	}
 	first := map[string]string{} // domain + listen path → first API ID
 	for _, c := range cs {
 		key := c.domain + "\x00" + c.listenPath

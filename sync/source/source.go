@@ -55,9 +55,13 @@ type TLSSecret struct {
 
 // ReadStream reads a YAML stream or a ResourceList: the rendered ConfigMaps of the scope, and the TLS Secrets.
 func ReadStream(r io.Reader, scope plan.Scope) (*Set, error) {
-	nodes, err := (&kio.ByteReader{Reader: r, OmitReaderAnnotations: true}).Read()
+	br := &kio.ByteReader{Reader: r, OmitReaderAnnotations: true}
+	nodes, err := br.Read()
 	if err != nil {
 		return nil, fmt.Errorf("reading the rendered objects: %w", err)
+	}
+	if err := failedRender(br); err != nil {
+		return nil, err
 	}
 	var b builder
 	for _, n := range nodes {

@@ -1,0 +1,55 @@
+package fn
+
+import (
+	"fmt"
+	"strings"
+
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
+
+	"github.com/gateway2tyk/gateway2tyk/fn/attachment"
+	"github.com/gateway2tyk/gateway2tyk/fn/inventory"
+	"github.com/gateway2tyk/gateway2tyk/fn/read"
+	"github.com/gateway2tyk/gateway2tyk/fn/translate"
+)
+
+// hostPrecedenceResults warns on both routes when Tyk may serve a host with the wrong one (issue 30, finding 6).
+// Gateway API gives a request to the route with an exact hostname before one whose wildcard covers it, whatever
+// their paths; Tyk has no listener isolation and orders its APIs by custom domain and listen path only (from
+// 5.8.0: custom domains first, then the longer listen path, ties in load order; before it, custom domains of
+// one length tie too). So when a wildcard API's path is the exact API's or below it, Tyk may give the exact
+// host's requests to the wildcard's route. The render cannot write a document that keeps the Tyk Operator
+// reference's custom domains and orders them otherwise, so it says so, naming the other route, and explain
+// says which API each Tyk release serves.
+func hostPrecedenceResults(in *read.Result, tr *translate.Output) framework.Results {
+	var out framework.Results
+	said := map[string]bool{}
+	for _, e := range tr.APIs {
+		if e.Hostname == "" || strings.HasPrefix(e.Hostname, "*.") {
+			continue
+		}
+		for _, w := range tr.APIs {
+			if w.Parent.Gateway != e.Parent.Gateway || w.Route == e.Route || !strings.HasPrefix(w.Hostname, "*.") ||
+				!attachment.HostTakes(w.Hostname, e.Hostname) || !attachment.PathPrefixTakes(e.Path, w.Path) {
+				continue
+			}
+			exact, wild := e.Route.Route, w.Route.Route
+			pair := fmt.Sprintf("%s/%s %s %s/%s %s %s", exact.Namespace, exact.Name, e.Hostname, wild.Namespace, wild.Name, w.Hostname, w.Path)
+			if said[pair] {
+				continue
+			}
+			said[pair] = true
+			msg := fmt.Sprintf("on Gateway %s/%s, HTTPRoute %s/%s serves the exact hostname %s (path %s) and HTTPRoute %s/%s "+
+				"the wildcard %s (path %s): Gateway API gives %s to %s/%s, but Tyk has no listener isolation and may serve "+
+				"it with %s/%s's API (gateway2tyk explain --request \"GET http://%s%s\" says which, per Tyk release); "+
+				"give the two routes paths that do not overlap, or hostnames that do not",
+				e.Parent.Gateway.Gateway.Namespace, e.Parent.Gateway.Gateway.Name, exact.Namespace, exact.Name, e.Hostname, e.Path,
+				wild.Namespace, wild.Name, w.Hostname, w.Path, e.Hostname, exact.Namespace, exact.Name, wild.Namespace, wild.Name,
+				e.Hostname, w.Path)
+			for _, hr := range [][2]string{{exact.Namespace, exact.Name}, {wild.Namespace, wild.Name}} {
+				key := inventory.Key{Group: inventory.GatewayGroup, Kind: inventory.KindHTTPRoute, Namespace: hr[0], Name: hr[1]}
+				out = append(out, result(framework.Warning, in.Nodes[key], "spec.hostnames", msg))
+			}
+		}
+	}
+	return out
+}
