@@ -95,6 +95,9 @@ func Render(items []*yaml.RNode, cfg config.Spec) (*Output, error) { return rend
 func render(items []*yaml.RNode, cfg config.Spec, keepDocuments bool) (*Output, error) {
 	in := read.Items(items, apiserver.Channel(cfg.GatewayAPIChannel))
 	env := operatorcontext.New(in.Inventory)
+	if cfg.Profile.GatewayAPI() {
+		env = env.WithClassDataPlane()
+	}
 	att := attachment.Attach(in.Inventory, cfg.ControllerName, env)
 	bases := basedoc.Resolve(in.Inventory)
 	translateAPIs := translate.Translate
@@ -111,7 +114,7 @@ func render(items []*yaml.RNode, cfg config.Spec, keepDocuments bool) (*Output, 
 		Counts: count(in, len(att.Gateways), tr)}
 	out.Results = append(out.Results, conditionResults(in, att, tr)...)
 	out.Results = append(out.Results, definitionResults(in, bases)...)
-	if err := writeStatus(in, att, tr, bases, cfg.ControllerName); err != nil {
+	if err := writeStatus(in, att, tr, bases, cfg); err != nil {
 		return &Output{Items: items, Results: out.Results, Counts: out.Counts}, err
 	}
 	emitted, limits, err := emitAPIs(tr, cfg)

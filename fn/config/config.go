@@ -60,8 +60,11 @@ type Spec struct {
 	FailOn         Severity `json:"failOn,omitempty"`
 	// GatewayAPIChannel is the Gateway API channel whose CRDs judge the inputs (ChannelStandard or
 	// ChannelExperimental).
-	GatewayAPIChannel Channel  `json:"gatewayAPIChannel,omitempty"`
-	SyncHook          SyncHook `json:"syncHook,omitempty"`
+	GatewayAPIChannel Channel `json:"gatewayAPIChannel,omitempty"`
+	// Profile is whose semantics the render follows: ProfileOperator (Tyk Operator's reference) or
+	// ProfileGatewayAPI (see profile.go).
+	Profile  Profile  `json:"profile,omitempty"`
+	SyncHook SyncHook `json:"syncHook,omitempty"`
 }
 
 // SyncHook asks the render to emit the Argo CD PostSync hook that runs `gateway2tyk sync` (package fn/hook).
@@ -94,6 +97,7 @@ func Default() Spec {
 		Inputs:            InputsKeep,
 		FailOn:            FailOnError,
 		GatewayAPIChannel: ChannelStandard,
+		Profile:           ProfileOperator,
 	}
 }
 
@@ -282,6 +286,11 @@ func Load(node *yaml.RNode) (Spec, error) {
 				return Spec{}, err
 			}
 			spec.GatewayAPIChannel = Channel(v)
+		case profileKey:
+			if err := l.enum(path, v, ProfileOperator, ProfileGatewayAPI); err != nil {
+				return Spec{}, err
+			}
+			spec.Profile = Profile(v)
 		}
 	}
 	if err := l.checkSyncHook(body, spec); err != nil {
@@ -433,7 +442,8 @@ func (l *loader) checkSyncHook(body string, spec Spec) error {
 }
 
 // knownField lists the keys of spec, which are also the keys of data.
-var knownField = map[string]bool{"controllerName": true, "output": true, "inputs": true, "failOn": true, "gatewayAPIChannel": true}
+var knownField = map[string]bool{"controllerName": true, "output": true, "inputs": true, "failOn": true, "gatewayAPIChannel": true,
+	profileKey: true}
 
 // loader carries the object's identity so that each error can name it.
 type loader struct {
