@@ -96,7 +96,7 @@ func render(items []*yaml.RNode, cfg config.Spec, keepDocuments bool) (*Output, 
 	in := read.Items(items, apiserver.Channel(cfg.GatewayAPIChannel))
 	env := operatorcontext.New(in.Inventory)
 	if cfg.Profile.GatewayAPI() {
-		env = env.WithClassDataPlane()
+		env = env.GatewayAPIProfile()
 	}
 	att := attachment.Attach(in.Inventory, cfg.ControllerName, env)
 	bases := basedoc.Resolve(in.Inventory)
