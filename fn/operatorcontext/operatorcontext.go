@@ -76,7 +76,7 @@ func (e Environment) Infrastructure(gw *gwv1.Gateway) attachment.Infrastructure 
 	if ctx == nil {
 		return attachment.Infrastructure{NoService: e.noContext(gw)}
 	}
-	key := types.NamespacedName{Namespace: ctx.Namespace, Name: ctx.Name}
+	key := types.NamespacedName{Namespace: ctx.Namespace, Name: ctx.Name}.String() + e.contextOrigin(gw)
 	if ctx.Spec.DataPlane == nil || ctx.Spec.DataPlane.ServiceRef == nil || ctx.Spec.DataPlane.ServiceRef.Name == "" {
 		return attachment.Infrastructure{NoService: fmt.Sprintf("OperatorContext %s has no dataPlane.serviceRef", key)}
 	}

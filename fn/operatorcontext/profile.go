@@ -37,6 +37,16 @@ func (e Environment) classContext(gw *gwv1.Gateway) *tykapi.OperatorContext {
 	return e.inv.OperatorContexts[types.NamespacedName{Namespace: string(*ref.Namespace), Name: ref.Name}]
 }
 
+// contextOrigin names where a Gateway's OperatorContext came from when it is its class's (the gateway-api
+// profile), for the messages about it; "" when it is the Gateway's own.
+func (e Environment) contextOrigin(gw *gwv1.Gateway) string {
+	if !e.gatewayAPI || (gw.Spec.Infrastructure != nil && gw.Spec.Infrastructure.ParametersRef != nil) {
+		return ""
+	}
+	return fmt.Sprintf(" (spec.parametersRef of GatewayClass %s, which serves its Gateways without "+
+		"infrastructure.parametersRef)", gw.Spec.GatewayClassName)
+}
+
 // noContext says why a Gateway has no OperatorContext, so no data plane.
 func (e Environment) noContext(gw *gwv1.Gateway) string {
 	if !e.gatewayAPI {
