@@ -84,6 +84,8 @@ type Output struct {
 	Translation *translate.Output
 	Bases       *basedoc.Result
 	Counts      Counts
+	// Profile is the config's: whose semantics the decisions follow, for the views that model Tyk (explain).
+	Profile config.Profile
 }
 
 // Render runs the stages over the items. It returns an error only when an output object cannot be built; every
@@ -111,7 +113,7 @@ func render(items []*yaml.RNode, cfg config.Spec, keepDocuments bool) (*Output, 
 	})
 
 	out := &Output{Attachment: att, Translation: tr, Bases: bases, Results: readResults(in),
-		Counts: count(in, len(att.Gateways), tr)}
+		Counts: count(in, len(att.Gateways), tr), Profile: cfg.Profile}
 	out.Results = append(out.Results, conditionResults(in, att, tr)...)
 	out.Results = append(out.Results, definitionResults(in, bases)...)
 	if err := writeStatus(in, att, tr, bases, cfg); err != nil {

@@ -379,6 +379,10 @@ func dedupe(in []string) []string {
 	return out
 }
 
+// DataPlane identifies the Tyk Gateways that load the API: the namespace/name of the data-plane Service of its
+// Gateway, "" when the Gateway has none.
+func (a *API) DataPlane() string { return a.dataPlane }
+
 func dataPlaneOf(g *attachment.Gateway) string {
 	if svc := g.Infrastructure.Service; svc != nil {
 		return svc.Namespace + "/" + svc.Name
