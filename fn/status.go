@@ -6,18 +6,22 @@ import (
 
 	"github.com/gateway2tyk/gateway2tyk/fn/attachment"
 	"github.com/gateway2tyk/gateway2tyk/fn/basedoc"
+	"github.com/gateway2tyk/gateway2tyk/fn/config"
 	"github.com/gateway2tyk/gateway2tyk/fn/emit"
 	"github.com/gateway2tyk/gateway2tyk/fn/inventory"
 	"github.com/gateway2tyk/gateway2tyk/fn/parallel"
 	"github.com/gateway2tyk/gateway2tyk/fn/read"
 	"github.com/gateway2tyk/gateway2tyk/fn/status"
+	"github.com/gateway2tyk/gateway2tyk/fn/supported"
 	"github.com/gateway2tyk/gateway2tyk/fn/translate"
 	"github.com/gateway2tyk/gateway2tyk/fn/tykapi"
 )
 
 // writeStatus writes the would-be status of every GatewayClass, Gateway and HTTPRoute of ours onto its item,
 // with its health (status.Health). Each object's status is encoded and set on its own item, on every core.
-func writeStatus(in *read.Result, att *attachment.Result, tr *translate.Output, bases *basedoc.Result, controller string) error {
+func writeStatus(in *read.Result, att *attachment.Result, tr *translate.Output, bases *basedoc.Result, cfg config.Spec) error {
+	controller := cfg.ControllerName
+	classFeatures := supported.Features(cfg.Profile)
 	type job struct {
 		key    inventory.Key
 		status func() any
@@ -26,7 +30,7 @@ func writeStatus(in *read.Result, att *attachment.Result, tr *translate.Output, 
 	var jobs []job
 	for name, c := range att.Classes {
 		jobs = append(jobs, job{inventory.Key{Group: inventory.GatewayGroup, Kind: inventory.KindGatewayClass, Name: name},
-			func() any { return status.ConditionsStatus{Conditions: c.Conditions} },
+			func() any { return status.ClassStatus{Conditions: c.Conditions, SupportedFeatures: classFeatures} },
 			func() string { return status.Health(status.Scope{Conditions: c.Conditions}) }})
 	}
 	for _, g := range att.Gateways {

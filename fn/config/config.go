@@ -65,8 +65,11 @@ type Spec struct {
 	GatewayAPIChannel Channel `json:"gatewayAPIChannel,omitempty"`
 	// DefaultNamespace is the namespace of the namespaced inputs that have none, for pipelines that give them
 	// one only on apply (kubectl apply -n, an Argo CD destination); empty: such an input is an error.
-	DefaultNamespace string   `json:"defaultNamespace,omitempty"`
-	SyncHook         SyncHook `json:"syncHook,omitempty"`
+	DefaultNamespace string `json:"defaultNamespace,omitempty"`
+	// Profile is whose semantics the render follows: ProfileOperator (Tyk Operator's reference) or
+	// ProfileGatewayAPI (see profile.go).
+	Profile  Profile  `json:"profile,omitempty"`
+	SyncHook SyncHook `json:"syncHook,omitempty"`
 }
 
 // SyncHook asks the render to emit the Argo CD PostSync hook that runs `gateway2tyk sync` (package fn/hook).
@@ -99,6 +102,7 @@ func Default() Spec {
 		Inputs:            InputsKeep,
 		FailOn:            FailOnError,
 		GatewayAPIChannel: ChannelStandard,
+		Profile:           ProfileOperator,
 	}
 }
 
@@ -292,6 +296,11 @@ func Load(node *yaml.RNode) (Spec, error) {
 				return Spec{}, l.fail(path, "%s (got %q)", strings.Join(errs, "; "), v)
 			}
 			spec.DefaultNamespace = v
+		case profileKey:
+			if err := l.enum(path, v, ProfileOperator, ProfileGatewayAPI); err != nil {
+				return Spec{}, err
+			}
+			spec.Profile = Profile(v)
 		}
 	}
 	if err := l.checkSyncHook(body, spec); err != nil {
@@ -444,7 +453,8 @@ func (l *loader) checkSyncHook(body string, spec Spec) error {
 
 // knownField lists the keys of spec, which are also the keys of data.
 var knownField = map[string]bool{"controllerName": true, "output": true, "inputs": true, "failOn": true, "gatewayAPIChannel": true,
-	"defaultNamespace": true}
+	"defaultNamespace": true,
+	profileKey:         true}
 
 // loader carries the object's identity so that each error can name it.
 type loader struct {

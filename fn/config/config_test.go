@@ -33,17 +33,17 @@ func TestLoad(t *testing.T) {
     config.kubernetes.io/function: |
       exec: {path: gateway2tyk}
 spec: {output: TykOasApiDefinition}`,
-			want: Spec{ControllerName: DefaultControllerName, Output: OutputTykOasApiDefinition, Inputs: InputsKeep, FailOn: FailOnError, GatewayAPIChannel: ChannelStandard},
+			want: Spec{ControllerName: DefaultControllerName, Output: OutputTykOasApiDefinition, Inputs: InputsKeep, FailOn: FailOnError, GatewayAPIChannel: ChannelStandard, Profile: ProfileOperator},
 		},
 		{
 			name: "controllerName",
 			in:   header + "spec: {controllerName: example.net/gateway-controller}",
-			want: Spec{ControllerName: "example.net/gateway-controller", Output: OutputConfigMap, Inputs: InputsKeep, FailOn: FailOnError, GatewayAPIChannel: ChannelStandard},
+			want: Spec{ControllerName: "example.net/gateway-controller", Output: OutputConfigMap, Inputs: InputsKeep, FailOn: FailOnError, GatewayAPIChannel: ChannelStandard, Profile: ProfileOperator},
 		},
 		{
 			name: "output TykOasApiDefinition",
 			in:   header + "spec: {output: TykOasApiDefinition}",
-			want: Spec{ControllerName: DefaultControllerName, Output: OutputTykOasApiDefinition, Inputs: InputsKeep, FailOn: FailOnError, GatewayAPIChannel: ChannelStandard},
+			want: Spec{ControllerName: DefaultControllerName, Output: OutputTykOasApiDefinition, Inputs: InputsKeep, FailOn: FailOnError, GatewayAPIChannel: ChannelStandard, Profile: ProfileOperator},
 		},
 		{
 			name: "output ConfigMap",
@@ -53,36 +53,63 @@ spec: {output: TykOasApiDefinition}`,
 		{
 			name: "inputs Drop",
 			in:   header + "spec: {inputs: Drop}",
-			want: Spec{ControllerName: DefaultControllerName, Output: OutputConfigMap, Inputs: InputsDrop, FailOn: FailOnError, GatewayAPIChannel: ChannelStandard},
+			want: Spec{ControllerName: DefaultControllerName, Output: OutputConfigMap, Inputs: InputsDrop, FailOn: FailOnError, GatewayAPIChannel: ChannelStandard, Profile: ProfileOperator},
 		},
 		{
 			name: "failOn Warning",
 			in:   header + "spec: {failOn: Warning}",
-			want: Spec{ControllerName: DefaultControllerName, Output: OutputConfigMap, Inputs: InputsKeep, FailOn: FailOnWarning, GatewayAPIChannel: ChannelStandard},
+			want: Spec{ControllerName: DefaultControllerName, Output: OutputConfigMap, Inputs: InputsKeep, FailOn: FailOnWarning, GatewayAPIChannel: ChannelStandard, Profile: ProfileOperator},
 		},
 		{
 			name: "all fields",
 			in:   header + "spec: {controllerName: acme.io/gw, output: TykOasApiDefinition, inputs: Drop, failOn: Warning}",
-			want: Spec{ControllerName: "acme.io/gw", Output: OutputTykOasApiDefinition, Inputs: InputsDrop, FailOn: FailOnWarning, GatewayAPIChannel: ChannelStandard},
+			want: Spec{ControllerName: "acme.io/gw", Output: OutputTykOasApiDefinition, Inputs: InputsDrop, FailOn: FailOnWarning, GatewayAPIChannel: ChannelStandard, Profile: ProfileOperator},
 		},
 		{
 			name: "the experimental channel",
 			in:   header + "spec: {gatewayAPIChannel: experimental}",
-			want: Spec{ControllerName: DefaultControllerName, Output: OutputConfigMap, Inputs: InputsKeep, FailOn: FailOnError, GatewayAPIChannel: ChannelExperimental},
+			want: Spec{ControllerName: DefaultControllerName, Output: OutputConfigMap, Inputs: InputsKeep, FailOn: FailOnError, GatewayAPIChannel: ChannelExperimental, Profile: ProfileOperator},
 		},
 		{
 			name: "no metadata",
 			in:   "apiVersion: gateway2tyk.io/v1alpha1\nkind: RenderConfig\nspec: {inputs: Drop}",
-			want: Spec{ControllerName: DefaultControllerName, Output: OutputConfigMap, Inputs: InputsDrop, FailOn: FailOnError, GatewayAPIChannel: ChannelStandard},
+			want: Spec{ControllerName: DefaultControllerName, Output: OutputConfigMap, Inputs: InputsDrop, FailOn: FailOnError, GatewayAPIChannel: ChannelStandard, Profile: ProfileOperator},
 		},
 		{
 			name: "ConfigMap form",
 			in:   cmHeader + "data: {controllerName: acme.io/gw, output: TykOasApiDefinition, inputs: Drop, failOn: Warning}",
-			want: Spec{ControllerName: "acme.io/gw", Output: OutputTykOasApiDefinition, Inputs: InputsDrop, FailOn: FailOnWarning, GatewayAPIChannel: ChannelStandard},
+			want: Spec{ControllerName: "acme.io/gw", Output: OutputTykOasApiDefinition, Inputs: InputsDrop, FailOn: FailOnWarning, GatewayAPIChannel: ChannelStandard, Profile: ProfileOperator},
 		},
 		{name: "ConfigMap without data", in: cmHeader, want: Default()},
 
+		{
+			name: "the gateway-api profile",
+			in:   header + "spec: {profile: gateway-api}",
+			want: Spec{ControllerName: DefaultControllerName, Output: OutputConfigMap, Inputs: InputsKeep, FailOn: FailOnError, GatewayAPIChannel: ChannelStandard, Profile: ProfileGatewayAPI},
+		},
+		{name: "the operator profile", in: header + "spec: {profile: operator}", want: Default()},
+		{
+			name: "ConfigMap form with the gateway-api profile",
+			in:   cmHeader + "data: {profile: gateway-api}",
+			want: Spec{ControllerName: DefaultControllerName, Output: OutputConfigMap, Inputs: InputsKeep, FailOn: FailOnError, GatewayAPIChannel: ChannelStandard, Profile: ProfileGatewayAPI},
+		},
+
 		// Bad values.
+		{
+			name:    "an unknown profile",
+			in:      header + "spec: {profile: gatewayapi}",
+			wantErr: `RenderConfig tyk: spec.profile: must be one of operator, gateway-api (got "gatewayapi")`,
+		},
+		{
+			name:    "ConfigMap form with an unknown profile",
+			in:      cmHeader + "data: {profile: Gateway-API}",
+			wantErr: `ConfigMap fn-config: data.profile: must be one of operator, gateway-api (got "Gateway-API")`,
+		},
+		{
+			name:    "a profile that is not a string",
+			in:      header + "spec: {profile: [gateway-api]}",
+			wantErr: `RenderConfig tyk: spec.profile: must be a string (got sequence)`,
+		},
 		{
 			name:    "an unknown channel",
 			in:      header + "spec: {gatewayAPIChannel: Experimental}",
@@ -273,6 +300,7 @@ func TestDefault(t *testing.T) {
 		Inputs:            "Keep",
 		FailOn:            "Error",
 		GatewayAPIChannel: "standard",
+		Profile:           "operator",
 	}, Default())
 }
 

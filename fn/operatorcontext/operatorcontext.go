@@ -20,6 +20,10 @@ import (
 // Environment resolves OperatorContexts from the inventory.
 type Environment struct {
 	inv *inventory.Inventory
+	// gatewayAPI is the gateway-api profile (profile.go): a Gateway without infrastructure.parametersRef is served
+	// from its GatewayClass's OperatorContext, and a data plane shared by two parents serves both; without it
+	// such a Gateway has no data plane, as the reference says.
+	gatewayAPI bool
 }
 
 var _ attachment.Environment = Environment{}
@@ -65,15 +69,14 @@ func (e Environment) ClassParameters(gc *gwv1.GatewayClass) string {
 // infrastructure.parametersRef must be readable (else Invalid); without one, or without its
 // dataPlane.serviceRef, or when that Service does not exist, the Gateway has no address (UnsupportedAddress).
 func (e Environment) Infrastructure(gw *gwv1.Gateway) attachment.Infrastructure {
-	if gw.Spec.Infrastructure == nil || gw.Spec.Infrastructure.ParametersRef == nil {
-		return attachment.Infrastructure{NoService: "the Gateway has no infrastructure.parametersRef, so it has no " +
-			"data plane: its APIs get no gateway tags and every Tyk Gateway that is not segmented loads them"}
-	}
 	ctx, why := e.Context(gw)
 	if why != "" {
 		return attachment.Infrastructure{Invalid: why}
 	}
-	key := types.NamespacedName{Namespace: ctx.Namespace, Name: ctx.Name}
+	if ctx == nil {
+		return attachment.Infrastructure{NoService: e.noContext(gw)}
+	}
+	key := types.NamespacedName{Namespace: ctx.Namespace, Name: ctx.Name}.String() + e.contextOrigin(gw)
 	if ctx.Spec.DataPlane == nil || ctx.Spec.DataPlane.ServiceRef == nil || ctx.Spec.DataPlane.ServiceRef.Name == "" {
 		return attachment.Infrastructure{NoService: fmt.Sprintf("OperatorContext %s has no dataPlane.serviceRef", key)}
 	}
@@ -88,9 +91,13 @@ func (e Environment) Infrastructure(gw *gwv1.Gateway) attachment.Infrastructure 
 }
 
 // Context returns the OperatorContext of a Gateway's infrastructure.parametersRef (in the Gateway's
-// namespace), or why it cannot be read. A Gateway without parametersRef has none, and no reason.
+// namespace), or why it cannot be read. A Gateway without parametersRef has none, and no reason; in the
+// gateway-api profile it has its GatewayClass's, if that has one (classContext).
 func (e Environment) Context(gw *gwv1.Gateway) (*tykapi.OperatorContext, string) {
 	if gw.Spec.Infrastructure == nil || gw.Spec.Infrastructure.ParametersRef == nil {
+		if e.gatewayAPI {
+			return e.classContext(gw), ""
+		}
 		return nil, ""
 	}
 	ref := gw.Spec.Infrastructure.ParametersRef

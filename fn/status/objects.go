@@ -5,12 +5,19 @@ import (
 	"encoding/json"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 )
 
-// ConditionsStatus is the status of a GatewayClass or a TykOasApiDefinition as the render reports it: the
-// conditions alone.
+// ConditionsStatus is the status of a TykOasApiDefinition as the render reports it: the conditions alone.
 type ConditionsStatus struct {
 	Conditions []metav1.Condition `json:"conditions"`
+}
+
+// ClassStatus is the status of a GatewayClass: its conditions and, in the gateway-api profile, the features it
+// supports (none in the operator profile, so its bytes are those of the conditions alone).
+type ClassStatus struct {
+	Conditions        []metav1.Condition      `json:"conditions"`
+	SupportedFeatures []gwv1.SupportedFeature `json:"supportedFeatures,omitempty"`
 }
 
 // Encode writes a status object as compact JSON. metav1.Condition always writes lastTransitionTime, as null
