@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+	"sigs.k8s.io/kustomize/kyaml/kio/filters"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/gateway2tyk/gateway2tyk/fn/emit"
@@ -45,7 +46,8 @@ func (o Object) String() string {
 }
 
 // FromStream returns the GatewayClasses, Gateways and HTTPRoutes of a rendered stream that carry the render's
-// status annotation, in stream order; namespaced ones only when inScope says their namespace is covered.
+// status annotation and are not local-config, in stream order; namespaced ones only when inScope says their
+// namespace is covered.
 func FromStream(nodes []*yaml.RNode, inScope func(namespace string) bool) []Object {
 	var out []Object
 	for _, n := range nodes {
@@ -54,7 +56,8 @@ func FromStream(nodes []*yaml.RNode, inScope func(namespace string) bool) []Obje
 			continue
 		}
 		st, ok := n.GetAnnotations()[emit.AnnotationStatus]
-		if !ok {
+		if _, local := n.GetAnnotations()[filters.LocalConfigAnnotation]; !ok || local {
+			// A local-config object is a fact of the cluster that someone else applies.
 			continue
 		}
 		ns := n.GetNamespace()
