@@ -78,6 +78,16 @@ $(KUBE_APISERVER): tools/kube-apiserver/go.mod tools/kube-apiserver/go.sum
 		-ldflags "-s -w -X k8s.io/component-base/version.gitVersion=$(KUBERNETES_VERSION) -X k8s.io/component-base/version.gitMajor=1 -X k8s.io/component-base/version.gitMinor=37" \
 		-o $(BIN)/kube-apiserver.tmp k8s.io/kubernetes/cmd/kube-apiserver
 	mv $(BIN)/kube-apiserver.tmp $(KUBE_APISERVER)
+# The real kubectl, for the test that shows what `kubectl get` prints of the status the sync writes: from the same
+# module as the API server (k8s.io/kubernetes/cmd/kubectl); with the API server's packages in the build cache it
+# adds about 40 CPU-seconds, cold about KUBECTL_COLD CPU-minutes.
+KUBECTL := bin/kubectl
+$(KUBECTL): tools/kube-apiserver/go.mod tools/kube-apiserver/go.sum
+	mkdir -p $(BIN)
+	cd tools/kube-apiserver && CGO_ENABLED=0 $(GO) build -trimpath \
+		-ldflags "-s -w -X k8s.io/component-base/version.gitVersion=$(KUBERNETES_VERSION) -X k8s.io/component-base/version.gitMajor=1 -X k8s.io/component-base/version.gitMinor=37" \
+		-o $(BIN)/kubectl.tmp k8s.io/kubernetes/cmd/kubectl
+	mv $(BIN)/kubectl.tmp $(KUBECTL)
 $(ETCD): tools/etcd/go.mod tools/etcd/go.sum
 	mkdir -p $(BIN)
 	cd tools/etcd && CGO_ENABLED=0 $(GO) build -trimpath -ldflags "-s -w" -o $(BIN)/etcd.tmp go.etcd.io/etcd/server/v3
@@ -86,8 +96,8 @@ $(ETCD): tools/etcd/go.mod tools/etcd/go.sum
 # The tests against the real API server alone (e2e/realkube: parity of the render's judgement with the API
 # server's, and the API server's acceptance of every output).
 REAL_KUBE_TESTS := ^TestRealKube
-e2e-kube: build $(KUBE_APISERVER) $(ETCD)
-	GATEWAY2TYK_REAL_KUBE=required GATEWAY2TYK=$(CURDIR)/$(GATEWAY2TYK) \
+e2e-kube: build $(KUBE_APISERVER) $(ETCD) $(KUBECTL)
+	GATEWAY2TYK_REAL_KUBE=required GATEWAY2TYK=$(CURDIR)/$(GATEWAY2TYK) KUBECTL=$(CURDIR)/$(KUBECTL) \
 		$(GO) test -count=1 -run '$(REAL_KUBE_TESTS)' ./e2e/... ./sync/...
 
 # Argo CD v3.6.1 for the tests (e2e/argocdcmp_test.go, e2e/argocdhealth_test.go): argo-cd's own cmd (it runs as
@@ -156,7 +166,7 @@ e2e-tyk-source: build tyk-source
 demo: build $(KUSTOMIZE)
 	PATH=$(BIN):$$PATH kustomize build --enable-alpha-plugins --enable-exec $(EXAMPLE)
 
-test: build $(KUSTOMIZE) $(TYK) $(KUBE_APISERVER) $(ETCD) $(ARGOCD_CMP_SERVER) $(ARGOCD_CMPDRIVER) vet fmt-check go-test
+test: build $(KUSTOMIZE) $(TYK) $(KUBE_APISERVER) $(ETCD) $(KUBECTL) $(ARGOCD_CMP_SERVER) $(ARGOCD_CMPDRIVER) vet fmt-check go-test
 
 vet:
 	$(GO) vet ./...
@@ -170,8 +180,9 @@ fmt-check:
 		exit 1; \
 	fi
 
-go-test: build $(KUSTOMIZE) $(TYK) $(KUBE_APISERVER) $(ETCD) $(ARGOCD_CMP_SERVER) $(ARGOCD_CMPDRIVER)
+go-test: build $(KUSTOMIZE) $(TYK) $(KUBE_APISERVER) $(ETCD) $(KUBECTL) $(ARGOCD_CMP_SERVER) $(ARGOCD_CMPDRIVER)
 	$(ARGOCD_ENV) KUSTOMIZE=$(CURDIR)/$(KUSTOMIZE) GATEWAY2TYK=$(CURDIR)/$(GATEWAY2TYK) GATEWAY2TYK_REAL_TYK=required \
+		KUBECTL=$(CURDIR)/$(KUBECTL) \
 		GATEWAY2TYK_REAL_KUBE=required \
 		TYK_GATEWAY=$(TYK_GATEWAY) TYK_TEMPLATES=$(TYK_TEMPLATES) TYK_GATEWAY_VERSION=$(TYK_GATEWAY_VERSION) $(GO) test ./...
 
