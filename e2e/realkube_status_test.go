@@ -135,6 +135,9 @@ func TestRealKubeStatus(t *testing.T) {
 	// `sync --from FILE --kubeconfig` (the GitOps loop of the conformance harness): the catalog route now names a
 	// Service that does not exist; its render says ResolvedRefs False, and Argo CD applies it (generation 2).
 	stream, gen := rerenderCatalog(t, hc, admin)
+	if now := admin.statuses(t)["HTTPRoute shop/catalog"]; !jsonEqual(now.status, second["HTTPRoute shop/catalog"].status) {
+		t.Errorf("the server-side apply of the route's new spec changed its status:\n%s\n%s", js(second["HTTPRoute shop/catalog"].status), js(now.status))
+	}
 	time.Sleep(time.Until(time.Now().Truncate(time.Second).Add(time.Second))) // a new second for the new time
 	adminKC := adminKubeconfig(t, c)
 	cmd := exec.Command(hc.bin, "sync", "--from", stream, "--kubeconfig", adminKC, "--write-status",
