@@ -15,8 +15,9 @@ import (
 )
 
 // The kinds whose status the writer writes. A TykOasApiDefinition is not among them, although the render
-// reports its Accepted condition: Tyk Operator's CRD has no status.conditions (the API server prunes them), and
-// that status is Tyk Operator's.
+// reports its Accepted condition: Tyk Operator's published CRD (1.4.2) has no status.conditions, and Operator
+// 1.6, which reports that condition, writes it itself as the definition's controller; two writers of one
+// condition would take it from each other on every run.
 const (
 	KindGatewayClass = "GatewayClass"
 	KindGateway      = "Gateway"
