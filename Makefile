@@ -80,7 +80,8 @@ $(KUBE_APISERVER): tools/kube-apiserver/go.mod tools/kube-apiserver/go.sum
 	mv $(BIN)/kube-apiserver.tmp $(KUBE_APISERVER)
 # The real kubectl, for the test that shows what `kubectl get` prints of the status the sync writes: from the same
 # module as the API server (k8s.io/kubernetes/cmd/kubectl); with the API server's packages in the build cache it
-# adds about 40 CPU-seconds, cold about KUBECTL_COLD CPU-minutes.
+# adds about 40 CPU-seconds; cold (an empty build cache) 3.6 CPU-minutes (175 s user, 41 s system; 14.5 minutes
+# niced on 2 busy cores).
 KUBECTL := bin/kubectl
 $(KUBECTL): tools/kube-apiserver/go.mod tools/kube-apiserver/go.sum
 	mkdir -p $(BIN)
