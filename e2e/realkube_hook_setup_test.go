@@ -18,6 +18,7 @@ import (
 	discoveryv1 "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/client-go/discovery/cached/memory"
 	"k8s.io/client-go/restmapper"
 	"sigs.k8s.io/kustomize/kyaml/kio"
@@ -27,6 +28,7 @@ import (
 	"github.com/gateway2tyk/gateway2tyk/e2e/realkube"
 	"github.com/gateway2tyk/gateway2tyk/e2e/realtyk"
 	"github.com/gateway2tyk/gateway2tyk/fn"
+	"github.com/gateway2tyk/gateway2tyk/fn/apiserver"
 	"github.com/gateway2tyk/gateway2tyk/fn/config"
 	"github.com/gateway2tyk/gateway2tyk/fn/emit"
 	"github.com/gateway2tyk/gateway2tyk/fn/hook"
@@ -52,6 +54,13 @@ const hookOrg = "5e9d9544a1dcd60001d0ed20"
 // it, the cluster has the real one), so that the hook reads a Gateway and a certificate Secret as well.
 func renderHook(t *testing.T, gatewayURL string, cert []byte) hookRender {
 	t.Helper()
+	return renderHookWith(t, gatewayURL, cert, true, false)
+}
+
+// renderHookWith is renderHook with the OperatorContext's data-plane Service or without it (the sync then
+// pushes to gatewayURL alone), and spec.syncHook.writeStatus.
+func renderHookWith(t *testing.T, gatewayURL string, cert []byte, dataPlane, writeStatus bool) hookRender {
+	t.Helper()
 	nodes, err := kio.LocalPackageReader{PackagePath: filepath.Join(repoRoot(t), "examples", "basic"), OmitReaderAnnotations: true}.Read()
 	if err != nil {
 		t.Fatal(err)
@@ -68,8 +77,10 @@ func renderHook(t *testing.T, gatewayURL string, cert []byte) hookRender {
 			spec = fmt.Sprintf(`
 env: {mode: ce, url: %q, org: %s}
 secretRef: {name: tyk-operator-conf, namespace: tyk}
-dataPlane: {serviceRef: {name: tyk-gateway}, tags: [edge]}
 `, gatewayURL, hookOrg)
+			if dataPlane {
+				spec += "dataPlane: {serviceRef: {name: tyk-gateway}, tags: [edge]}\n"
+			}
 		case "Gateway shop/edge":
 			spec = `
 gatewayClassName: tyk
@@ -87,7 +98,7 @@ listeners:
 		items = append(items, n)
 	}
 	cfg := config.Default()
-	cfg.SyncHook = config.SyncHook{Enabled: true, Image: "gateway2tyk:test", Context: "shop/edge"}
+	cfg.SyncHook = config.SyncHook{Enabled: true, Image: "gateway2tyk:test", Context: "shop/edge", WriteStatus: writeStatus}
 	out, err := fn.Render(items, cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -351,4 +362,49 @@ func pruneRoute(t *testing.T, c *realkube.Cluster, ns, route string) int {
 		}
 	}
 	return n
+}
+
+// startHookCluster is a real API server (RBAC on) holding what the render of examples/basic emits with the sync
+// hook on (see renderHookWith), applied as an admin, with the cluster's facts the render only names (the Secret
+// with the Gateway's secret, the listener's certificate, Secrets the hook must not read, the data-plane Service),
+// and real Tyk Gateways sharing one Redis behind that Service, each a ready endpoint at a pod IP the pod network
+// routes to it. It returns the listener's certificate too.
+func startHookCluster(t *testing.T, replicas int, writeStatus bool) (*hookCluster, realtyk.Binaries, []byte) {
+	t.Helper()
+	bins := realtyk.Find(t)
+	c := realkube.Start(t) // a cluster of the test's own: it stops the API server
+	c.InstallCRDs(t, channelCRDs(t, apiserver.Standard)...)
+	gs := realtyk.StartReplicas(t, bins, replicas)
+	cert, key := targettest.NewCertificate(t, "*.shop.example.com")
+	hc := &hookCluster{c: c, gs: gs, bin: functionBinary(t, repoRoot(t)), h: renderHookWith(t, hookURL, cert, true, writeStatus)}
+
+	// The cluster's facts the render only names: the Secret with the Gateway's secret, the listener's
+	// certificate, Secrets the hook must not read, and the data-plane Service.
+	for _, s := range []*corev1.Secret{
+		{ObjectMeta: metav1.ObjectMeta{Name: "tyk-operator-conf", Namespace: "tyk"}, StringData: map[string]string{"TYK_AUTH": gs[0].Secret}},
+		targettest.TLSSecret("shop", "edge-tls", cert, key),
+		{ObjectMeta: metav1.ObjectMeta{Name: "other", Namespace: "tyk"}, StringData: map[string]string{"password": "not for the hook"}},
+		{ObjectMeta: metav1.ObjectMeta{Name: "other", Namespace: "shop"}, StringData: map[string]string{"password": "not for the hook"}},
+	} {
+		obj := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "Secret",
+			"metadata": map[string]any{"namespace": s.Namespace}}}
+		ensureNamespace(t, c, obj)
+		if _, err := c.Client.CoreV1().Secrets(s.Namespace).Create(realkube.Context(t), s, metav1.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Logf("applied %d objects as an admin", hc.applyAll(t, nil))
+	if _, err := c.Client.CoreV1().Services("shop").Create(realkube.Context(t), &corev1.Service{
+		ObjectMeta: metav1.ObjectMeta{Name: "tyk-gateway", Namespace: "shop"},
+		Spec: corev1.ServiceSpec{Ports: []corev1.ServicePort{
+			{Name: "http", Port: 8080, TargetPort: intstr.FromString("http")},
+			{Name: "https", Port: 8443, TargetPort: intstr.FromString("https")}}},
+	}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	hc.pods = startPodNetwork(t)
+	for i, g := range gs {
+		hc.addEndpoint(t, fmt.Sprintf("tyk-gateway-%d", i+1), fmt.Sprintf("10.244.0.%d", i+1), g, true)
+	}
+	return hc, bins, cert
 }

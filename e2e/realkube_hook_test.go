@@ -9,11 +9,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/util/intstr"
 
 	"github.com/gateway2tyk/gateway2tyk/e2e/realkube"
-	"github.com/gateway2tyk/gateway2tyk/e2e/realtyk"
-	"github.com/gateway2tyk/gateway2tyk/fn/apiserver"
 	"github.com/gateway2tyk/gateway2tyk/fn/emit"
 	"github.com/gateway2tyk/gateway2tyk/fn/hook"
 	"github.com/gateway2tyk/gateway2tyk/sync/kube"
@@ -33,44 +30,10 @@ const hookURL = "http://tyk-gateway.shop.svc.cluster.local:8080"
 // nothing, and the next run converges. A third replica added between runs is filled by the next run; a replica
 // that does not answer fails the run, named, and the others are synced.
 func TestRealKubeSyncHook(t *testing.T) {
-	bins := realtyk.Find(t)
-	c := realkube.Start(t) // a cluster of the test's own: it stops the API server
-	c.InstallCRDs(t, channelCRDs(t, apiserver.Standard)...)
-	gs := realtyk.StartReplicas(t, bins, 2)
-	cert, key := targettest.NewCertificate(t, "*.shop.example.com")
-	hc := &hookCluster{c: c, gs: gs, bin: functionBinary(t, repoRoot(t)), h: renderHook(t, hookURL, cert)}
+	hc, bins, cert := startHookCluster(t, 2, false)
+	c, gs := hc.c, hc.gs
 	defer hc.printTable(t)
 	t.Logf("the hook Job runs: gateway2tyk %s", strings.Join(hc.h.args, " "))
-
-	// The cluster's facts the render only names: the Secret with the Gateway's secret, the listener's
-	// certificate, Secrets the hook must not read, and the data-plane Service.
-	for _, s := range []*corev1.Secret{
-		{ObjectMeta: metav1.ObjectMeta{Name: "tyk-operator-conf", Namespace: "tyk"}, StringData: map[string]string{"TYK_AUTH": gs[0].Secret}},
-		targettest.TLSSecret("shop", "edge-tls", cert, key),
-		{ObjectMeta: metav1.ObjectMeta{Name: "other", Namespace: "tyk"}, StringData: map[string]string{"password": "not for the hook"}},
-		{ObjectMeta: metav1.ObjectMeta{Name: "other", Namespace: "shop"}, StringData: map[string]string{"password": "not for the hook"}},
-	} {
-		obj := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "Secret",
-			"metadata": map[string]any{"namespace": s.Namespace}}}
-		ensureNamespace(t, c, obj)
-		if _, err := c.Client.CoreV1().Secrets(s.Namespace).Create(realkube.Context(t), s, metav1.CreateOptions{}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	applied := hc.applyAll(t, nil)
-	t.Logf("applied %d objects as an admin", applied)
-	if _, err := c.Client.CoreV1().Services("shop").Create(realkube.Context(t), &corev1.Service{
-		ObjectMeta: metav1.ObjectMeta{Name: "tyk-gateway", Namespace: "shop"},
-		Spec: corev1.ServiceSpec{Ports: []corev1.ServicePort{
-			{Name: "http", Port: 8080, TargetPort: intstr.FromString("http")},
-			{Name: "https", Port: 8443, TargetPort: intstr.FromString("https")}}},
-	}, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	hc.pods = startPodNetwork(t)
-	for i, g := range gs {
-		hc.addEndpoint(t, fmt.Sprintf("tyk-gateway-%d", i+1), fmt.Sprintf("10.244.0.%d", i+1), g, true)
-	}
 	// A replica that is not ready (starting, say) is left out, and said so.
 	hc.addEndpoint(t, "tyk-gateway-starting", "10.244.0.9", nil, false)
 	// ConfigMaps the sync must leave out: one of shop without the render's labels, and a rendered API's copy

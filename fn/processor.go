@@ -127,7 +127,8 @@ func render(items []*yaml.RNode, cfg config.Spec, keepDocuments bool) (*Output, 
 	out.Results = append(out.Results, hostPrecedenceResults(in, tr)...)
 	out.Results = append(out.Results, conditionResults(in, att, tr)...)
 	out.Results = append(out.Results, definitionResults(in, bases)...)
-	if err := writeStatus(in, att, tr, bases, cfg); err != nil {
+	withStatus, err := writeStatus(in, att, tr, bases, cfg)
+	if err != nil {
 		return &Output{Items: items, Results: out.Results, Counts: out.Counts}, err
 	}
 	emitted, limits, err := emitAPIs(tr, cfg)
@@ -135,7 +136,7 @@ func render(items []*yaml.RNode, cfg config.Spec, keepDocuments bool) (*Output, 
 		return &Output{Items: items, Results: out.Results, Counts: out.Counts}, err
 	}
 	out.Results = append(out.Results, sizeResults(in, limits)...)
-	hookObjects, hookResults := hook.Build(cfg.SyncHook, cfg.ControllerName, in.Inventory, hookAPIs(tr))
+	hookObjects, hookResults := hook.Build(cfg.SyncHook, cfg.ControllerName, in.Inventory, hookAPIs(tr), withStatus...)
 	out.Results = append(out.Results, hookResults...)
 	emitted = append(emitted, hookObjects...)
 	kept := items

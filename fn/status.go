@@ -1,8 +1,12 @@
 package fn
 
 import (
+	"sort"
+
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+	"sigs.k8s.io/kustomize/kyaml/kio/filters"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/gateway2tyk/gateway2tyk/fn/attachment"
 	"github.com/gateway2tyk/gateway2tyk/fn/basedoc"
@@ -18,8 +22,9 @@ import (
 )
 
 // writeStatus writes the would-be status of every GatewayClass, Gateway and HTTPRoute of ours onto its item,
-// with its health (status.Health). Each object's status is encoded and set on its own item, on every core.
-func writeStatus(in *read.Result, att *attachment.Result, tr *translate.Output, bases *basedoc.Result, cfg config.Spec) error {
+// with its health (status.Health). Each object's status is encoded and set on its own item, on every core. It
+// returns the Gateway API objects it wrote a status on (those whose status the sync hook may write), sorted.
+func writeStatus(in *read.Result, att *attachment.Result, tr *translate.Output, bases *basedoc.Result, cfg config.Spec) ([]inventory.Key, error) {
 	controller := cfg.ControllerName
 	classFeatures := supported.Features(cfg.Profile)
 	type job struct {
@@ -61,10 +66,23 @@ func writeStatus(in *read.Result, att *attachment.Result, tr *translate.Output, 
 	})
 	for _, err := range errs {
 		if err != nil {
-			return err
+			return nil, err
 		}
 	}
-	return nil
+	var written []inventory.Key
+	for _, j := range jobs {
+		// A local-config object is a fact of the cluster that another application applies: not this one's.
+		if n := in.Nodes[j.key]; j.key.Group == inventory.GatewayGroup && n != nil && !isLocalConfig(n) {
+			written = append(written, j.key)
+		}
+	}
+	sort.Slice(written, func(a, b int) bool { return written[a].String() < written[b].String() })
+	return written, nil
+}
+
+func isLocalConfig(n *yaml.RNode) bool {
+	_, ok := n.GetAnnotations()[filters.LocalConfigAnnotation]
+	return ok
 }
 
 func gatewayKey(g *attachment.Gateway) inventory.Key {

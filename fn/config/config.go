@@ -74,8 +74,8 @@ type Spec struct {
 
 // SyncHook asks the render to emit the Argo CD PostSync hook that runs `gateway2tyk sync` (package fn/hook).
 // In the RenderConfig it is the mapping spec.syncHook; in the ConfigMap form its fields are the data keys
-// syncHook.enabled ("true" or "false"), syncHook.image, syncHook.context, syncHook.namespace and
-// syncHook.namespaces (comma-separated).
+// syncHook.enabled ("true" or "false"), syncHook.image, syncHook.context, syncHook.namespace,
+// syncHook.namespaces (comma-separated) and syncHook.writeStatus ("true" or "false").
 type SyncHook struct {
 	// Enabled emits the hook; it needs Image and output ConfigMap.
 	Enabled bool `json:"enabled,omitempty"`
@@ -89,6 +89,9 @@ type SyncHook struct {
 	// Namespaces are those the sync covers (reads ConfigMaps from, and deletes APIs of); empty means the
 	// namespaces of the HTTPRoutes in the input.
 	Namespaces []string `json:"namespaces,omitempty"`
+	// WriteStatus makes the hook write the would-be status of the GatewayClasses, Gateways and HTTPRoutes it
+	// renders to their status subresource (`sync --write-status`), and grants it the patch on them.
+	WriteStatus bool `json:"writeStatus,omitempty"`
 }
 
 // syncHookKey is the spec field of SyncHook, and the prefix of its keys in the ConfigMap form.
@@ -246,7 +249,8 @@ func Load(node *yaml.RNode) (Spec, error) {
 			continue
 		case k == syncHookKey:
 			return Spec{}, l.fail(path, "unknown field; in a ConfigMap the keys are %s.enabled, %s.image, %s.context, "+
-				"%s.namespace and %s.namespaces", syncHookKey, syncHookKey, syncHookKey, syncHookKey, syncHookKey)
+				"%s.namespace, %s.namespaces and %s.writeStatus", syncHookKey, syncHookKey, syncHookKey, syncHookKey, syncHookKey,
+				syncHookKey)
 		case dotted && kind == configMapKind:
 			if err := l.syncHookField(sub, values[k], path, true, &spec.SyncHook); err != nil {
 				return Spec{}, err
@@ -333,26 +337,9 @@ func (l *loader) syncHook(n *yaml.Node, path string, h *SyncHook) error {
 func (l *loader) syncHookField(name string, n *yaml.Node, path string, cm bool, h *SyncHook) error {
 	switch name {
 	case "enabled":
-		if n == nil || isNull(n) {
-			return nil
-		}
-		if !cm {
-			if n.Kind != yaml.ScalarNode || n.ShortTag() != yaml.NodeTagBool {
-				return l.fail(path, "must be a boolean (got %s)", describe(n))
-			}
-		}
-		v, err := l.scalar(n, path)
-		if err != nil {
-			return err
-		}
-		switch strings.ToLower(v) {
-		case "true":
-			h.Enabled = true
-		case "false", "":
-			h.Enabled = false
-		default:
-			return l.fail(path, "must be true or false (got %q)", v)
-		}
+		return l.boolean(n, path, cm, &h.Enabled)
+	case "writeStatus":
+		return l.boolean(n, path, cm, &h.WriteStatus)
 	case "image":
 		v, err := l.str(n, path)
 		if err != nil {
@@ -427,6 +414,31 @@ func (l *loader) syncHookField(name string, n *yaml.Node, path string, cm bool, 
 	return nil
 }
 
+// boolean reads a boolean field; in the ConfigMap form (cm) it is the string "true" or "false".
+func (l *loader) boolean(n *yaml.Node, path string, cm bool, v *bool) error {
+	if n == nil || isNull(n) {
+		return nil
+	}
+	if !cm {
+		if n.Kind != yaml.ScalarNode || n.ShortTag() != yaml.NodeTagBool {
+			return l.fail(path, "must be a boolean (got %s)", describe(n))
+		}
+	}
+	s, err := l.scalar(n, path)
+	if err != nil {
+		return err
+	}
+	switch strings.ToLower(s) {
+	case "true":
+		*v = true
+	case "false", "":
+		*v = false
+	default:
+		return l.fail(path, "must be true or false (got %q)", s)
+	}
+	return nil
+}
+
 // scalar reads any scalar as its text (for booleans, which the ConfigMap form writes as strings).
 func (l *loader) scalar(n *yaml.Node, path string) (string, error) {
 	if n.Kind != yaml.ScalarNode {
@@ -447,6 +459,10 @@ func (l *loader) checkSyncHook(body string, spec Spec) error {
 	if spec.Output != OutputConfigMap {
 		return l.fail(body+"."+syncHookKey+".enabled", "needs output %s: with output %s Tyk Operator pushes the APIs, "+
 			"and the sync would fight it", OutputConfigMap, spec.Output)
+	}
+	if h.WriteStatus && spec.Inputs != InputsKeep {
+		return l.fail(body+"."+syncHookKey+".writeStatus", "needs inputs %s: the hook reads the status from the "+
+			"annotation the render writes on its inputs, as Argo CD applied them", InputsKeep)
 	}
 	return nil
 }

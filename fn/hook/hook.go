@@ -12,7 +12,13 @@
 //     Secrets (by name), so that it can upload the certificates the render never outputs;
 //   - when the OperatorContext names a data-plane Service (spec.dataPlane.serviceRef) and is not in pro mode:
 //     get on that Service (by name) and list on the EndpointSlices of its namespace, so that the sync can
-//     push to every ready Gateway behind it (an open-source Gateway keeps what it is given to itself).
+//     push to every ready Gateway behind it (an open-source Gateway keeps what it is given to itself);
+//   - when spec.syncHook.writeStatus is on, the sync runs with --write-status and one --status-object for each
+//     GatewayClass, Gateway and HTTPRoute the render wrote a status on, and may get those objects and patch
+//     their status subresource, by name: in a Role of each namespace for Gateways and HTTPRoutes, in a
+//     ClusterRole (named gateway2tyk-sync-<the Job's namespace>, since a cluster-scoped name is shared by every
+//     application) for GatewayClasses, which are cluster-scoped. The writer reads the status from the live
+//     objects' gateway2tyk.io/status annotation, which Argo CD applied with the render's output.
 //
 // The Role objects are plain resources (created in Argo CD's Sync phase, before the PostSync hook runs); only
 // the Job is a hook. Every object is labelled app.kubernetes.io/managed-by: gateway2tyk and
@@ -81,7 +87,10 @@ func Without(items []*yaml.RNode) []*yaml.RNode {
 
 // Build returns the hook objects for the config, and the results that explain what is missing. It returns no
 // objects when the hook is disabled, or cannot be built (an error or warning result says why).
-func Build(h config.SyncHook, controllerName string, inv *inventory.Inventory, apis []API) ([]*yaml.RNode, framework.Results) {
+//
+// withStatus are the Gateway API objects the render wrote a status on: with spec.syncHook.writeStatus, those the
+// hook writes the status of.
+func Build(h config.SyncHook, controllerName string, inv *inventory.Inventory, apis []API, withStatus ...inventory.Key) ([]*yaml.RNode, framework.Results) {
 	if !h.Enabled {
 		return nil, nil
 	}
@@ -144,9 +153,33 @@ func Build(h config.SyncHook, controllerName string, inv *inventory.Inventory, a
 	for _, ns := range scope {
 		args = append(args, "--namespace", ns)
 	}
+	classes := map[string]bool{}
+	if h.WriteStatus {
+		args = append(args, "--write-status")
+		for _, k := range withStatus {
+			switch {
+			case k.Kind == inventory.KindGatewayClass:
+				classes[k.Name] = true
+				args = append(args, "--status-object", k.Kind+"/"+k.Name)
+			default:
+				// An input of the render is this application's object, whichever namespace it is in (a
+				// Gateway often lives apart from its routes, outside the namespaces the sync covers).
+				g := perms.at(k.Namespace)
+				if k.Kind == inventory.KindGateway {
+					g.gatewayStatus[k.Name] = true
+				} else {
+					g.routeStatus[k.Name] = true
+				}
+				args = append(args, "--status-object", k.Kind+"/"+k.Namespace+"/"+k.Name)
+			}
+		}
+	}
 	objs := []map[string]any{serviceAccount(jobNS)}
 	for _, ns := range perms.namespaces() {
 		objs = append(objs, role(ns, perms[ns]), roleBinding(ns, jobNS))
+	}
+	if len(classes) > 0 {
+		objs = append(objs, clusterRole(jobNS, classes), clusterRoleBinding(jobNS))
 	}
 	objs = append(objs, job(jobNS, h.Image, args))
 	nodes := make([]*yaml.RNode, 0, len(objs))
@@ -228,10 +261,11 @@ func gateways(apis []API) []*gwv1.Gateway {
 	return out
 }
 
-// grant is what the hook may read in one namespace.
+// grant is what the hook may read in one namespace, and the objects whose status it may write.
 type grant struct {
 	configMaps, endpointSlices            bool
 	gateways, secrets, contexts, services map[string]bool
+	gatewayStatus, routeStatus            map[string]bool
 }
 
 type permissions map[string]*grant
@@ -239,7 +273,8 @@ type permissions map[string]*grant
 func (p permissions) at(ns string) *grant {
 	g := p[ns]
 	if g == nil {
-		g = &grant{gateways: map[string]bool{}, secrets: map[string]bool{}, contexts: map[string]bool{}, services: map[string]bool{}}
+		g = &grant{gateways: map[string]bool{}, secrets: map[string]bool{}, contexts: map[string]bool{}, services: map[string]bool{},
+			gatewayStatus: map[string]bool{}, routeStatus: map[string]bool{}}
 		p[ns] = g
 	}
 	return g
@@ -284,20 +319,23 @@ func role(ns string, g *grant) map[string]any {
 			"verbs": []any{"get", "list"}})
 	}
 	named := func(group, resource string, names map[string]bool) {
-		if len(names) == 0 {
-			return
+		if r := namedRule(group, resource, "get", names); r != nil {
+			rules = append(rules, r)
 		}
-		var list []any
-		for _, n := range sortedKeys(names) {
-			list = append(list, n)
-		}
-		rules = append(rules, map[string]any{"apiGroups": []any{group}, "resources": []any{resource},
-			"resourceNames": list, "verbs": []any{"get"}})
 	}
 	named(tykapi.Group, "operatorcontexts", g.contexts)
-	named(gwv1.GroupName, "gateways", g.gateways)
+	// The status writer reads the Gateways and HTTPRoutes it writes the status of (their generation and the
+	// status other controllers wrote), and patches only their status subresource.
+	named(gwv1.GroupName, "gateways", union(g.gateways, g.gatewayStatus))
 	named("", "secrets", g.secrets)
 	named("", "services", g.services)
+	named(gwv1.GroupName, "httproutes", g.routeStatus)
+	for _, r := range []map[string]any{namedRule(gwv1.GroupName, "gateways/status", "patch", g.gatewayStatus),
+		namedRule(gwv1.GroupName, "httproutes/status", "patch", g.routeStatus)} {
+		if r != nil {
+			rules = append(rules, r)
+		}
+	}
 	if g.endpointSlices {
 		// RBAC cannot limit a list to a label selector either: the sync lists those of the data-plane Service
 		// (kubernetes.io/service-name), but may read every EndpointSlice here (addresses and ports, no secret).
@@ -306,6 +344,51 @@ func role(ns string, g *grant) map[string]any {
 	}
 	return map[string]any{"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "Role", "metadata": metadata(ns),
 		"rules": rules}
+}
+
+// namedRule allows verb on the named objects of a resource; nil when there are none.
+func namedRule(group, resource, verb string, names map[string]bool) map[string]any {
+	if len(names) == 0 {
+		return nil
+	}
+	var list []any
+	for _, n := range sortedKeys(names) {
+		list = append(list, n)
+	}
+	return map[string]any{"apiGroups": []any{group}, "resources": []any{resource}, "resourceNames": list, "verbs": []any{verb}}
+}
+
+func union(a, b map[string]bool) map[string]bool {
+	out := make(map[string]bool, len(a)+len(b))
+	for k := range a {
+		out[k] = true
+	}
+	for k := range b {
+		out[k] = true
+	}
+	return out
+}
+
+// clusterRoleName is the ClusterRole of the GatewayClasses' status: cluster-scoped, so its name says whose it is.
+func clusterRoleName(jobNS string) string { return Name + "-" + jobNS }
+
+// clusterRole lets the status writer get the GatewayClasses and patch their status, by name.
+func clusterRole(jobNS string, classes map[string]bool) map[string]any {
+	md := metadata("")
+	delete(md, "namespace")
+	md["name"] = clusterRoleName(jobNS)
+	return map[string]any{"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRole", "metadata": md,
+		"rules": []any{namedRule(gwv1.GroupName, "gatewayclasses", "get", classes),
+			namedRule(gwv1.GroupName, "gatewayclasses/status", "patch", classes)}}
+}
+
+func clusterRoleBinding(jobNS string) map[string]any {
+	md := metadata("")
+	delete(md, "namespace")
+	md["name"] = clusterRoleName(jobNS)
+	return map[string]any{"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRoleBinding", "metadata": md,
+		"roleRef":  map[string]any{"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": clusterRoleName(jobNS)},
+		"subjects": []any{map[string]any{"kind": "ServiceAccount", "name": Name, "namespace": jobNS}}}
 }
 
 func roleBinding(ns, saNS string) map[string]any {

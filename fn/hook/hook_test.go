@@ -211,3 +211,39 @@ func TestDataPlaneService(t *testing.T) {
 		assert.Equal(t, want, strings.Contains(got, "- discovery.k8s.io\n  resources:\n  - endpointslices\n  verbs:\n  - list"), "%s:\n%s", mode, got)
 	}
 }
+
+// TestWriteStatus: with spec.syncHook.writeStatus the Job runs the sync with --write-status and names each
+// object the render wrote a status on (GatewayClass tyk, Gateway gateways/edge, HTTPRoutes blog/posts and
+// shop/cart; not the local-config Secrets, which have none); the RBAC adds get on exactly those objects and patch
+// on exactly their status subresource, in the Roles of their namespaces and, for the cluster-scoped GatewayClass,
+// in a ClusterRole of its own (testdata/writestatus-expected.yaml, the RBAC objects of the story).
+func TestWriteStatus(t *testing.T) {
+	in := strings.Replace(input(t), "      image: registry.example.com/gateway2tyk:v1.0.0\n",
+		"      image: registry.example.com/gateway2tyk:v1.0.0\n      writeStatus: true\n", 1)
+	require.NotEqual(t, input(t), in)
+	rl := render(t, in)
+	for _, r := range rl.Results {
+		assert.NotEqual(t, framework.Error, r.Severity, r.String())
+	}
+	assert.Equal(t, []string{"sync", "--context", "tyk/dashboard", "--namespace", "blog", "--namespace", "shop",
+		"--write-status", "--status-object", "Gateway/gateways/edge", "--status-object", "GatewayClass/tyk",
+		"--status-object", "HTTPRoute/blog/posts", "--status-object", "HTTPRoute/shop/cart"}, jobArgs(t, rl.Items))
+	var rbac []*yaml.RNode
+	for _, n := range hookObjects(rl.Items) {
+		if k := n.GetKind(); k == "Role" || k == "ClusterRole" || k == "ClusterRoleBinding" {
+			rbac = append(rbac, n)
+		}
+	}
+	got := write(t, rbac)
+	path := filepath.Join("testdata", "writestatus-expected.yaml")
+	if *update {
+		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.Equal(t, string(want), got)
+	// Nothing is listed, and nothing but a status is patched.
+	assert.NotContains(t, got, "- httproutes\n  verbs:\n  - list")
+	assert.Equal(t, 4, strings.Count(got, "- patch"), "one per object")
+	assert.Equal(t, 4, strings.Count(got, "/status\n"))
+}
