@@ -82,7 +82,7 @@ func TestSyncWriteStatusFromStream(t *testing.T) {
 	*applied = nil
 	f.FailListing = true
 	code, _, stderr = cli(t, "", "sync", "--from", path, "--write-status")
-	assert.Equal(t, 1, code)
+	assert.Equal(t, exitUnreachable, code, "a target that fails the push is exit 4, as the exit status table says")
 	assert.Contains(t, stderr, "gateway2tyk sync: --write-status: no status was written: the push to Tyk failed")
 	assert.Empty(t, *applied)
 }

@@ -225,7 +225,7 @@ func TestWriteStatus(t *testing.T) {
 	for _, r := range rl.Results {
 		assert.NotEqual(t, framework.Error, r.Severity, r.String())
 	}
-	assert.Equal(t, []string{"sync", "--context", "tyk/dashboard", "--namespace", "blog", "--namespace", "shop",
+	assert.Equal(t, []string{"sync", "--operator-context", "tyk/dashboard", "--namespace", "blog", "--namespace", "shop",
 		"--write-status", "--status-object", "Gateway/gateways/edge", "--status-object", "GatewayClass/tyk",
 		"--status-object", "HTTPRoute/blog/posts", "--status-object", "HTTPRoute/shop/cart"}, jobArgs(t, rl.Items))
 	var rbac []*yaml.RNode
