@@ -58,6 +58,11 @@ func Connect(kubeconfig string) (*Cluster, error) {
 		return nil, fmt.Errorf("no cluster to read from (in-cluster config or kubeconfig): %w", err)
 	}
 	cfg.UserAgent = "gateway2tyk-sync"
+	// client-go's own default is 5 requests a second (a burst of 10: rest.DefaultQPS): the status writer (two
+	// requests per object) took 78 s for 200 routes on the real API server, 2.1 s (written) to 7.9 s (unchanged,
+	// past the burst) with these, which kubectl gives its discovery client; the API server's priority and
+	// fairness protects it.
+	cfg.QPS, cfg.Burst = 50, 300
 	core, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
 		return nil, err
