@@ -21,7 +21,6 @@ import (
 	"github.com/gateway2tyk/gateway2tyk/fn"
 	"github.com/gateway2tyk/gateway2tyk/fn/apiserver"
 	"github.com/gateway2tyk/gateway2tyk/fn/emit"
-	"github.com/gateway2tyk/gateway2tyk/fn/read"
 	"github.com/gateway2tyk/gateway2tyk/fn/tykapi"
 )
 
@@ -56,7 +55,7 @@ func TestRealKubeOutputs(t *testing.T) {
 				if obj.GroupVersionKind().Group == tykapi.Group && !tykInstalled {
 					continue
 				}
-				emitted := item.GetLabels()[read.ManagedByLabel] == read.ManagedByValue
+				emitted := emit.Ours(item.GetLabels()) != emit.NotOurs
 				status, hasStatus := item.GetAnnotations()[emit.AnnotationStatus]
 				if !emitted && !hasStatus {
 					continue

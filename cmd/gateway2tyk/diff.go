@@ -99,11 +99,11 @@ func pathSides(cmd *cobra.Command, oldPath, newPath, configPath string, kdirs []
 		new, err := kustomizedSide(cmd, "NEW", kdirs[len(kdirs)-1], newPath, configPath)
 		return old, new, err
 	}
-	old, err := loadSide("OLD", []string{oldPath}, configPath, nil)
+	old, err := loadSide("OLD", []string{oldPath}, configPath, nil, appDir([]string{oldPath}, configPath))
 	if err != nil {
 		return nil, nil, err
 	}
-	new, err := loadSide("NEW", []string{newPath}, configPath, nil)
+	new, err := loadSide("NEW", []string{newPath}, configPath, nil, appDir([]string{newPath}, configPath))
 	return old, new, err
 }
 
@@ -113,7 +113,7 @@ func kustomizedSide(cmd *cobra.Command, name, dir, path, configPath string) (*ap
 	if err != nil {
 		return nil, err
 	}
-	s, err := apidiff.Render(items, fnConfig)
+	s, err := apidiff.Render(items, fnConfig, dir)
 	if err != nil {
 		return nil, usage("diff: %s: %v", name, err)
 	}
@@ -169,11 +169,14 @@ func gitSides(args []string, configPath string) (*apidiff.Snapshot, *apidiff.Sna
 	if oldPaths == nil && newPaths == nil {
 		return nil, nil, usage("diff --git: %s is on neither side (not in %s, nor in %s)", path, args[0], newSideName(args))
 	}
-	old, err := loadSide("OLD", oldPaths, configPath, oldWhole)
+	// Each revision is extracted without .git, but the application is the same directory of the repository on
+	// both sides: its owner is made from PATH in the working tree (config.DefaultOwner).
+	dir := appDir([]string{path}, configPath)
+	old, err := loadSide("OLD", oldPaths, configPath, oldWhole, dir)
 	if err != nil {
 		return nil, nil, err
 	}
-	new, err := loadSide("NEW", newPaths, configPath, newWhole)
+	new, err := loadSide("NEW", newPaths, configPath, newWhole, dir)
 	return old, new, err
 }
 
@@ -187,7 +190,7 @@ func newSideName(args []string) string {
 // loadSide reads paths as render does and makes their snapshot; a problem with the paths or the config is a
 // usage error naming the side. A kustomization that must be built is built with kustomize when build says where
 // the side's directory is with everything around it (diff --git), and refused otherwise.
-func loadSide(name string, paths []string, configPath string, build func() (string, error)) (*apidiff.Snapshot, error) {
+func loadSide(name string, paths []string, configPath string, build func() (string, error), dir string) (*apidiff.Snapshot, error) {
 	items, fnConfig, err := readPaths(paths, configPath, nil)
 	var nb *kustomization.NeedsBuild
 	if errors.As(err, &nb) && build != nil && len(paths) == 1 && nb.Dir == filepath.Clean(paths[0]) {
@@ -198,7 +201,7 @@ func loadSide(name string, paths []string, configPath string, build func() (stri
 		if items, fnConfig, err = kustomizeBuild(name, dir, configPath); err != nil {
 			return nil, err
 		}
-		s, err := apidiff.Render(items, fnConfig)
+		s, err := apidiff.Render(items, fnConfig, dir)
 		if err != nil {
 			return nil, usage("diff: %s: %v", name, err)
 		}
@@ -213,7 +216,7 @@ func loadSide(name string, paths []string, configPath string, build func() (stri
 	if err != nil {
 		return nil, inputError("diff", fmt.Errorf("%s: %w", name, err))
 	}
-	s, err := apidiff.Load(items, fnConfig)
+	s, err := apidiff.Load(items, fnConfig, dir)
 	if err != nil {
 		return nil, usage("diff: %s: %v", name, err)
 	}

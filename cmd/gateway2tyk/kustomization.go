@@ -32,7 +32,7 @@ func renderKustomized(stdin io.Reader, stdout, stderr io.Writer, context, dir, c
 	}
 	rl := &framework.ResourceList{Items: items, FunctionConfig: fnConfig}
 	var counts fn.Counts
-	procErr := fn.Processor{Context: context, Counts: &counts}.Process(rl)
+	procErr := fn.Processor{Context: context, Counts: &counts, Dir: dir}.Process(rl)
 	reportRender(stderr, rl, procErr, counts)
 	if procErr != nil {
 		return &reportedError{procErr}

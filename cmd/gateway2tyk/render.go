@@ -142,7 +142,7 @@ func renderFiles(stdin io.Reader, stdout, stderr io.Writer, context string, path
 	}
 	rl := &framework.ResourceList{Items: items, FunctionConfig: fnConfig}
 	var counts fn.Counts
-	procErr := fn.Processor{Context: context, Counts: &counts}.Process(rl)
+	procErr := fn.Processor{Context: context, Counts: &counts, Dir: appDir(paths, configPath)}.Process(rl)
 	reportRender(stderr, rl, procErr, counts)
 	// Local-config items describe the cluster for the render and are not deployed; kustomize and kpt
 	// leave them out of their output, and so does a local render.

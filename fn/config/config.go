@@ -60,8 +60,13 @@ type Spec struct {
 	FailOn         Severity `json:"failOn,omitempty"`
 	// GatewayAPIChannel is the Gateway API channel whose CRDs judge the inputs (ChannelStandard or
 	// ChannelExperimental).
-	GatewayAPIChannel Channel  `json:"gatewayAPIChannel,omitempty"`
-	SyncHook          SyncHook `json:"syncHook,omitempty"`
+	GatewayAPIChannel Channel `json:"gatewayAPIChannel,omitempty"`
+	// Owner is the application that owns the rendered APIs (the label gateway2tyk.io/owner of each, and the
+	// owner field of the marker the sync writes into each API on Tyk): the sync creates, updates and deletes only
+	// the APIs of its input's owners. Load leaves it empty when spec.owner (data.owner) is not set; the render
+	// then takes DefaultOwner's answer (see owner.go).
+	Owner    string   `json:"owner,omitempty"`
+	SyncHook SyncHook `json:"syncHook,omitempty"`
 }
 
 // SyncHook asks the render to emit the Argo CD PostSync hook that runs `gateway2tyk sync` (package fn/hook).
@@ -282,6 +287,11 @@ func Load(node *yaml.RNode) (Spec, error) {
 				return Spec{}, err
 			}
 			spec.GatewayAPIChannel = Channel(v)
+		case "owner":
+			if msg := OwnerError(v); msg != "" {
+				return Spec{}, l.fail(path, "%s (got %q)", msg, v)
+			}
+			spec.Owner = v
 		}
 	}
 	if err := l.checkSyncHook(body, spec); err != nil {
@@ -433,7 +443,8 @@ func (l *loader) checkSyncHook(body string, spec Spec) error {
 }
 
 // knownField lists the keys of spec, which are also the keys of data.
-var knownField = map[string]bool{"controllerName": true, "output": true, "inputs": true, "failOn": true, "gatewayAPIChannel": true}
+var knownField = map[string]bool{"controllerName": true, "output": true, "inputs": true, "failOn": true,
+	"gatewayAPIChannel": true, "owner": true}
 
 // loader carries the object's identity so that each error can name it.
 type loader struct {
