@@ -34,12 +34,12 @@ var (
 
 type syncFlags struct {
 	from, kubeconfig, context, owner string
-	namespaces, urls          []string
-	dryRun, check, allowEmpty bool
-	output                    string
-	target                    tyksync.Flags
-	tykVersion                string
-	wait                      time.Duration
+	namespaces, urls                 []string
+	dryRun, check, allowEmpty        bool
+	output                           string
+	target                           tyksync.Flags
+	tykVersion                       string
+	wait                             time.Duration
 }
 
 func newSyncCommand() *cobra.Command {
