@@ -134,7 +134,7 @@ func (a *hookApp) ids(routes ...string) []string {
 // exactly its APIs.
 func TestRealKubeSyncHookTwoApplications(t *testing.T) {
 	bins := realtyk.Find(t)
-	c := realkube.Shared(t)
+	c := realkube.Start(t) // a cluster of the test's own: it leaves objects behind
 	c.InstallCRDs(t, channelCRDs(t, apiserver.Standard)...)
 	if !tykInstalled {
 		t.Logf("SKIPPED for the OperatorContext's schema: Tyk Operator's CRDs are missing, and a CRD that accepts any " +
