@@ -14,8 +14,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gateway2tyk/gateway2tyk/fn/config"
 	"github.com/gateway2tyk/gateway2tyk/bench/resourcelist"
+	"github.com/gateway2tyk/gateway2tyk/fn/config"
 )
 
 // generatedApps writes the benchmark fleet of n routes as application directories (resourcelist.WriteApps).
