@@ -21,6 +21,8 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	k8syaml "k8s.io/apimachinery/pkg/util/yaml"
+
+	"github.com/gateway2tyk/gateway2tyk/fn/config"
 )
 
 // cmpCommand, cmpConfig and cmpParameter mirror Argo CD's ConfigManagementPlugin config (cmpserver/plugin), so
@@ -392,7 +394,11 @@ func TestArgoCDPluginGenerate(t *testing.T) {
 				checkBasicAPIs(t, items)
 				checkBasicStatus(t, items)
 				// The Argo CD variables, and the Application's failOn (the example has no warning), change no byte.
-				sameBytes(t, "kustomize build "+appPath, want, "the plugin's stdout", r.stdout)
+				// The plugin renders a copy of the application outside any repository (copyAppTree): the fallback
+				// owner, where the application in the repository is owned by its directory.
+				sameBytes(t, "kustomize build "+appPath, bytes.ReplaceAll(want,
+					[]byte("gateway2tyk.io/owner: "+config.DefaultOwner(filepath.Join(root, appPath))+"\n"),
+					[]byte("gateway2tyk.io/owner: "+config.FallbackOwner+"\n")), "the plugin's stdout", r.stdout)
 			})
 
 			t.Run("output from env and parameter", func(t *testing.T) {

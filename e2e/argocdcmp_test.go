@@ -291,7 +291,10 @@ func exampleApp() argoApp {
 func TestRealArgoCDPlugin(t *testing.T) {
 	root := repoRoot(t)
 	s := startCMPServer(t, root)
-	want := kustomizeBuild(t, "examples/basic")
+	// The Application's path is apps/shop in its repository: that is its owner, where examples/basic is owned by
+	// examples.basic.
+	want := bytes.ReplaceAll(kustomizeBuild(t, "examples/basic"), []byte("gateway2tyk.io/owner: examples.basic\n"),
+		[]byte("gateway2tyk.io/owner: apps.shop\n"))
 
 	t.Run("parameters announcement", func(t *testing.T) {
 		repo := repoWith(t, root, "apps/shop")
@@ -304,8 +307,8 @@ func TestRealArgoCDPlugin(t *testing.T) {
 		for _, p := range ans.Parameters {
 			names = append(names, p.Name)
 		}
-		if strings.Join(names, ",") != "output,fail-on" {
-			t.Errorf("announced parameters %v, want output, fail-on", names)
+		if strings.Join(names, ",") != "output,fail-on,owner" {
+			t.Errorf("announced parameters %v, want output, fail-on, owner", names)
 		}
 	})
 

@@ -23,6 +23,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/gateway2tyk/gateway2tyk/fn/config"
 	"github.com/gateway2tyk/gateway2tyk/fn/tykoas/tykoastest"
 )
 
@@ -138,7 +139,14 @@ func checkBasicAPIs(t *testing.T, items []*yaml.RNode) {
 			if cm.GetApiVersion() != "v1" {
 				t.Errorf("apiVersion %q, want v1", cm.GetApiVersion())
 			}
-			wantLabels := map[string]string{"app.kubernetes.io/managed-by": "gateway2tyk", "gateway2tyk.io/api-id": id}
+			// The owner depends on where the application was rendered (its directory in its repository): any
+			// valid owner, with exactly these labels besides.
+			owner := cm.GetLabels()["gateway2tyk.io/owner"]
+			if owner == "" || config.OwnerError(owner) != "" {
+				t.Errorf("owner label %q, want a label value", owner)
+			}
+			wantLabels := map[string]string{"app.kubernetes.io/managed-by": "gateway2tyk", "gateway2tyk.io/api-id": id,
+				"gateway2tyk.io/owner": owner}
 			if got := cm.GetLabels(); !reflect.DeepEqual(got, wantLabels) {
 				t.Errorf("labels %v, want %v", got, wantLabels)
 			}

@@ -21,7 +21,6 @@ import (
 	"github.com/gateway2tyk/gateway2tyk/fn"
 	"github.com/gateway2tyk/gateway2tyk/fn/apiserver"
 	"github.com/gateway2tyk/gateway2tyk/fn/emit"
-	"github.com/gateway2tyk/gateway2tyk/fn/read"
 )
 
 // TestRealKubeOutputs renders every story of the corpus and applies what the render emits (ConfigMaps,
@@ -52,7 +51,7 @@ func TestRealKubeOutputs(t *testing.T) {
 				if !ok {
 					continue
 				}
-				emitted := item.GetLabels()[read.ManagedByLabel] == read.ManagedByValue
+				emitted := emit.Ours(item.GetLabels()) != emit.NotOurs
 				status, hasStatus := item.GetAnnotations()[emit.AnnotationStatus]
 				if !emitted && !hasStatus {
 					continue

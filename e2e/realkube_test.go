@@ -23,6 +23,7 @@ import (
 	"github.com/gateway2tyk/gateway2tyk/e2e/modcache"
 	"github.com/gateway2tyk/gateway2tyk/e2e/realkube"
 	"github.com/gateway2tyk/gateway2tyk/fn/apiserver"
+	"github.com/gateway2tyk/gateway2tyk/fn/emit"
 	"github.com/gateway2tyk/gateway2tyk/fn/read"
 	"github.com/gateway2tyk/gateway2tyk/fn/tykapi"
 	"github.com/gateway2tyk/gateway2tyk/third_party/tyk"
@@ -296,7 +297,7 @@ func toUnstructured(node *yaml.RNode) (*unstructured.Unstructured, bool) {
 func judgeable(t *testing.T, node *yaml.RNode) (*unstructured.Unstructured, bool) {
 	t.Helper()
 	// GetMeta, not GetLabels: kyaml's GetLabels panics on labels that are not a mapping (a mutant has them).
-	if meta, err := node.GetMeta(); err == nil && meta.Labels[read.ManagedByLabel] == read.ManagedByValue {
+	if meta, err := node.GetMeta(); err == nil && emit.Ours(meta.Labels) != emit.NotOurs {
 		return nil, false
 	}
 	obj, ok := toUnstructured(node)

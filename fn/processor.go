@@ -29,6 +29,30 @@ type Processor struct {
 	// DefaultNamespace is the namespace the pipeline gives objects without one (the Argo CD plugin passes its
 	// destination); the RenderConfig's spec.defaultNamespace wins over it.
 	DefaultNamespace string
+	// Dir is the application's directory, when the caller knows it (render, the Argo CD plugin): the owner of
+	// the APIs is made from it when the config sets none (config.DefaultOwner).
+	Dir string
+	// KustomizeDir is the working directory, which is the application's directory only when kustomize runs the
+	// function (kustomize runs exec functions in the kustomization's root): it counts when every item carries
+	// kustomize's annotation kustomize.config.k8s.io/id, and is ignored otherwise, since any other caller's
+	// working directory is wherever it happens to be.
+	KustomizeDir string
+}
+
+// kustomizeIDAnnotation is the annotation kustomize puts on every item it hands to a function.
+const kustomizeIDAnnotation = "kustomize.config.k8s.io/id"
+
+// dir is the application's directory as far as the run can tell.
+func (p Processor) dir(items []*yaml.RNode) string {
+	if p.Dir != "" || p.KustomizeDir == "" || len(items) == 0 {
+		return p.Dir
+	}
+	for _, it := range items {
+		if _, ok := it.GetAnnotations()[kustomizeIDAnnotation]; !ok {
+			return ""
+		}
+	}
+	return p.KustomizeDir
 }
 
 var _ framework.ResourceListProcessor = Processor{}
@@ -43,6 +67,7 @@ func (p Processor) Process(rl *framework.ResourceList) error {
 	if cfg.DefaultNamespace == "" {
 		cfg.DefaultNamespace = p.DefaultNamespace
 	}
+	cfg = cfg.WithOwner(p.dir(rl.Items))
 	out, err := render(rl.Items, cfg, false)
 	if p.Counts != nil {
 		*p.Counts = out.Counts
@@ -95,7 +120,8 @@ type Output struct {
 }
 
 // Render runs the stages over the items. It returns an error only when an output object cannot be built; every
-// problem with the input is a result.
+// problem with the input is a result. The APIs' owner is cfg.Owner (config.FallbackOwner when empty: give
+// cfg.WithOwner the application's directory).
 func Render(items []*yaml.RNode, cfg config.Spec) (*Output, error) { return render(items, cfg, true) }
 
 // render is Render; the KRM function, which needs only the items and results, passes keepDocuments false, so that
@@ -104,6 +130,7 @@ func render(items []*yaml.RNode, cfg config.Spec, keepDocuments bool) (*Output, 
 	if err := defaultNamespaces(items, cfg.DefaultNamespace); err != nil {
 		return &Output{Items: items}, err
 	}
+	cfg = cfg.WithOwner("")
 	in := read.Items(items, apiserver.Channel(cfg.GatewayAPIChannel))
 	env := operatorcontext.New(in.Inventory)
 	if cfg.Profile.GatewayAPI() {
@@ -136,7 +163,7 @@ func render(items []*yaml.RNode, cfg config.Spec, keepDocuments bool) (*Output, 
 		return &Output{Items: items, Results: out.Results, Counts: out.Counts}, err
 	}
 	out.Results = append(out.Results, sizeResults(in, limits)...)
-	hookObjects, hookResults := hook.Build(cfg.SyncHook, cfg.ControllerName, in.Inventory, hookAPIs(tr), withStatus...)
+	hookObjects, hookResults := hook.Build(cfg.SyncHook, cfg.Owner, cfg.ControllerName, in.Inventory, hookAPIs(tr), withStatus...)
 	out.Results = append(out.Results, hookResults...)
 	emitted = append(emitted, hookObjects...)
 	kept := items

@@ -15,7 +15,9 @@ import (
 // writes, uploads, deletes and reloads nothing. The comparison is the sync's own (plan.Make): an API the sync
 // would create is missing, one it would update has changed on the target (its aspects, from the documents as the
 // plan compares them), one it would delete is ours but no longer rendered, and one it would refuse to overwrite
-// is held by an API gateway2tyk did not create. Certificates are not compared.
+// is held by an API gateway2tyk did not create, and one it would not write because another owner has it is a
+// conflict. The APIs of other owners (and those made before owners) that the input does not render are listed as
+// such: they are not drift, since this input's sync never touches them. Certificates are not compared.
 func Check(ctx context.Context, set *source.Set, tgt target.Target, scope plan.Scope) (*apidiff.Drift, error) {
 	actual, err := tgt.List(ctx)
 	if err != nil {
@@ -33,13 +35,20 @@ func Check(ctx context.Context, set *source.Set, tgt target.Target, scope plan.S
 	for _, d := range set.APIs {
 		markers[d.ID] = d.Marker
 	}
-	d := &apidiff.Drift{Target: tgt.Describe()}
+	d := &apidiff.Drift{Target: tgt.Describe(), Owners: p.Owners}
+	refOf := func(id string, m plan.Marker) apidiff.Ref {
+		return apidiff.Ref{ID: id, Route: m.Route, Gateway: m.Gateway, Hostname: m.Hostname, Path: m.Path, Owner: m.Owner}
+	}
+	for _, o := range p.Others {
+		m, _ := plan.ReadMarker(served[o.ID])
+		d.OtherOwners = append(d.OtherOwners, refOf(o.ID, m))
+	}
 	for _, it := range p.Items {
 		m, rendered := markers[it.ID]
 		if !rendered {
 			m, _ = plan.ReadMarker(served[it.ID])
 		}
-		ref := apidiff.Ref{ID: it.ID, Route: m.Route, Gateway: m.Gateway, Hostname: m.Hostname, Path: m.Path}
+		ref := refOf(it.ID, m)
 		switch {
 		case it.Action == plan.Unchanged:
 			d.InSync++
@@ -47,6 +56,10 @@ func Check(ctx context.Context, set *source.Set, tgt target.Target, scope plan.S
 			d.Missing = append(d.Missing, ref)
 		case it.Action == plan.Delete:
 			d.NotRendered = append(d.NotRendered, ref)
+		case it.Action == plan.Conflict:
+			theirs, _ := plan.ReadMarker(served[it.ID])
+			ref.Owner = theirs.Owner
+			d.Conflicts = append(d.Conflicts, ref)
 		case it.Blocked != "":
 			d.Foreign = append(d.Foreign, ref)
 		default:

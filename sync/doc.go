@@ -1,5 +1,7 @@
 // Package sync is `gateway2tyk sync`: it pushes the rendered Tyk OAS APIs to a Tyk Dashboard or an open-source
-// Tyk Gateway, idempotently, and removes the APIs it created that are no longer rendered.
+// Tyk Gateway, idempotently, and removes the APIs it created that are no longer rendered, of its input's owners
+// only (sync/plan: many applications share one Tyk; a plan that deletes every API an owner has is refused,
+// ErrDeletesAll, before anything is written, unless AllowDeleteAll).
 //
 // A run reads the rendered APIs (sync/source: a YAML stream, or the cluster's ConfigMaps labelled
 // app.kubernetes.io/managed-by: gateway2tyk), checks the target's release, lists the target's APIs

@@ -92,7 +92,7 @@ func TestRealTykSyncCheck(t *testing.T) {
 	assert.Equal(t, deleted.ID, d.Missing[0].ID)
 	require.Len(t, d.NotRendered, 1)
 	assert.Equal(t, apidiff.Ref{ID: stray.ID(), Route: stray.Route, Gateway: stray.Gateway, Hostname: stray.Hostname,
-		Path: stray.Path}, d.NotRendered[0])
+		Path: stray.Path, Owner: stray.OwnerOf()}, d.NotRendered[0])
 	assert.Empty(t, d.Foreign, "the foreign petstore API is not the render's")
 	assert.Equal(t, len(set.APIs)-2, d.InSync)
 

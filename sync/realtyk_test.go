@@ -89,6 +89,12 @@ type rendered struct {
 // and with extra objects added to the render's input.
 func renderBasic(t *testing.T, replace string, drop []string, extra ...*yaml.RNode) rendered {
 	t.Helper()
+	return renderBasicAs(t, config.Default(), replace, drop, extra...)
+}
+
+// renderBasicAs is renderBasic with a config of its own (its owner, above all).
+func renderBasicAs(t *testing.T, cfg config.Spec, replace string, drop []string, extra ...*yaml.RNode) rendered {
+	t.Helper()
 	nodes, err := kio.LocalPackageReader{PackagePath: filepath.Join("..", "examples", "basic"), OmitReaderAnnotations: true}.Read()
 	require.NoError(t, err)
 	var repl []*yaml.RNode
@@ -115,7 +121,7 @@ func renderBasic(t *testing.T, replace string, drop []string, extra ...*yaml.RNo
 			items = append(items, n)
 		}
 	}
-	out, err := fn.Render(append(items, extra...), config.Default())
+	out, err := fn.Render(append(items, extra...), cfg)
 	require.NoError(t, err)
 	for _, r := range out.Results {
 		require.NotEqual(t, "error", string(r.Severity), "the render of examples/basic: %s", r.Message)
@@ -442,13 +448,27 @@ func TestRealTykSync(t *testing.T) {
 	// duplicates nor deletes what it should not, and waits until the Gateway serves the set.
 	swapped := renderBasic(t, httpsListener, []string{"shop/orders"}, rnode(t, renderSecret))
 	v5 := for54(t, swapped.stream, syncSecret)
-	r = rt.sync(t, "8 catalog back, orders removed, 1 ms wait", v5, time.Millisecond)
+	// Every API the owner has (orders, the one left) deleted while catalog is created: the guard refuses it,
+	// dry run or not, and nothing is written; --allow-empty says it is meant.
+	for _, dry := range []bool{true, false} {
+		r = rt.syncWith(t, fmt.Sprintf("8a orders removed, catalog back (dry run %v): refused", dry), v5,
+			tyksync.Options{DryRun: dry}, target.Retry{})
+		require.ErrorIs(t, r.err, tyksync.ErrDeletesAll)
+		assert.Contains(t, r.err.Error(), "owner gateway2tyk: all 1 of its APIs deleted, 1 created")
+		assert.Empty(t, writes(r.calls), "nothing was written")
+	}
+	rt.requireServes(t, v4, "petstore")
+	r = rt.syncWith(t, "8 catalog back, orders removed, --allow-empty, 1 ms wait", v5,
+		tyksync.Options{Settle: time.Millisecond, AllowDeleteAll: true}, target.Retry{})
 	require.NoError(t, r.err)
 	assert.Equal(t, sorted(swapped.routes["shop/catalog"]), r.ids(plan.Create))
 	assert.Equal(t, sorted(withTLS.routes["shop/orders"]), r.ids(plan.Delete))
 	assert.Contains(t, r.out, "reload: failed: the Gateway does not serve what it was given 1ms after the reload")
 	assert.Equal(t, 1, r.rep.Failed, "the reload's wait counts as failed")
-	r = rt.sync(t, "9 right after, reload in progress", for54(t, swapped.stream, syncSecret), 0)
+	// While the reload is in progress the Gateway may still list orders and not yet catalog: a plan that
+	// deletes all the owner has again, so the run that means it says so again.
+	r = rt.syncWith(t, "9 right after, reload in progress", for54(t, swapped.stream, syncSecret),
+		tyksync.Options{AllowDeleteAll: true}, target.Retry{})
 	require.NoError(t, r.err)
 	t.Logf("the writes of run 9 and the Gateway's answers: %v", r.answers)
 	assert.Zero(t, r.rep.Failed, "a delete the Gateway has done but not yet loaded is not a failure")

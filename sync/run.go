@@ -38,7 +38,7 @@ type Options struct {
 	// Settle bounds the wait, after a Gateway reload, until the Gateway serves what it was given (default
 	// DefaultSettle).
 	Settle time.Duration
-	// AllowDeleteAll lets a plan delete every API the sync manages on the target (ErrDeletesAll otherwise).
+	// AllowDeleteAll lets a plan delete every API an owner has on the target (ErrDeletesAll otherwise).
 	AllowDeleteAll bool
 	// Out receives the table and the summary; Err the problems.
 	Out, Err io.Writer
@@ -52,6 +52,7 @@ type Row struct {
 	// Where is the API's hostname and path: the table's ROUTE column shows them after the route, since a route
 	// has an API per hostname and path.
 	Where   string
+	Owner   string
 	Outcome string // "" in a dry run
 	Failed  bool
 }
@@ -78,9 +79,10 @@ type Report struct {
 	before map[string][]byte // the target's listing the plan was made from, by API ID
 }
 
-// ErrDeletesAll is returned (wrapped), before any change, for a plan that would delete every API the sync manages
-// on the target and create or keep none: what an empty or wrong input asks for, far more often than what is meant.
-var ErrDeletesAll = errors.New("the plan deletes every API gateway2tyk manages on the target")
+// ErrDeletesAll is returned (wrapped), before any change and in a dry run too, for a plan that would delete every
+// API one of its owners has on the target, even when it creates others for that owner: what an empty or wrong
+// input asks for (a render of the wrong directory, every route renamed), far more often than what is meant.
+var ErrDeletesAll = errors.New("the plan deletes every API its owner has on the target")
 
 // ErrListing is returned (wrapped) when the target's APIs could not be listed completely.
 var ErrListing = errors.New("listing the target's APIs failed")
@@ -114,9 +116,8 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	if deletes, kept := deleteCount(p); deletes > 0 && kept == 0 && !o.AllowDeleteAll {
-		return nil, fmt.Errorf("%w (%d APIs on %s): nothing was changed; give --allow-empty if that is meant",
-			ErrDeletesAll, deletes, o.Target.Describe())
+	if err := deletesAll(p, o); err != nil {
+		return nil, err
 	}
 	rep := &Report{Plan: p, before: make(map[string][]byte, len(actual))}
 	for _, a := range actual {
@@ -125,7 +126,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	certs := source.Certificates(o.Set)
 	rep.Rows = make([]Row, len(p.Items))
 	for i, it := range p.Items {
-		rep.Rows[i] = Row{Action: it.Action, ID: it.ID, Route: it.Route, Where: it.Where}
+		rep.Rows[i] = Row{Action: it.Action, ID: it.ID, Route: it.Route, Where: it.Where, Owner: it.Owner}
 	}
 	rep.Certs = make([]CertRow, len(certs))
 	for i, c := range certs {
@@ -134,6 +135,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 			rep.Certs[i].Action = "check"
 		}
 	}
+	printOwners(o.Out, p)
 	if o.DryRun {
 		printPlan(o.Out, rep, certs)
 		return rep, nil
@@ -144,16 +146,24 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	return rep, nil
 }
 
-// deleteCount is how many of the plan's APIs are deleted, and how many it creates, updates or keeps.
-func deleteCount(p *plan.Plan) (deletes, kept int) {
-	for _, it := range p.Items {
-		if it.Action == plan.Delete {
-			deletes++
-		} else {
-			kept++
-		}
+// deletesAll is ErrDeletesAll for a plan that deletes every API of an owner, unless AllowDeleteAll.
+func deletesAll(p *plan.Plan, o Options) error {
+	owners := p.DeletesAll()
+	if len(owners) == 0 || o.AllowDeleteAll {
+		return nil
 	}
-	return deletes, kept
+	var said []string
+	for _, owner := range owners {
+		creates := 0
+		for _, it := range p.Items {
+			if it.Owner == owner && it.Action == plan.Create {
+				creates++
+			}
+		}
+		said = append(said, fmt.Sprintf("owner %s: all %d of its APIs deleted, %d created", owner, p.Had[owner], creates))
+	}
+	return fmt.Errorf("%w (%s; on %s): nothing was changed; give --allow-empty if that is meant",
+		ErrDeletesAll, strings.Join(said, "; "), o.Target.Describe())
 }
 
 func apply(ctx context.Context, o Options, rep *Report, certs []source.Certificate) {
@@ -194,7 +204,7 @@ func apply(ctx context.Context, o Options, rep *Report, certs []source.Certifica
 		}
 	})
 	// 2. Creates and updates, then 3. deletes.
-	for _, phase := range [][]plan.Action{{plan.Create, plan.Update, plan.Unchanged}, {plan.Delete}} {
+	for _, phase := range [][]plan.Action{{plan.Create, plan.Update, plan.Unchanged, plan.Conflict}, {plan.Delete}} {
 		var idx []int
 		for i, it := range rep.Plan.Items {
 			for _, a := range phase {
@@ -283,6 +293,8 @@ func printPlan(w io.Writer, rep *Report, certs []source.Certificate) {
 		note := ""
 		if b := rep.Plan.Items[i].Blocked; b != "" {
 			note = "blocked: " + strings.TrimPrefix(b, "withheld: ")
+		} else if rep.Plan.Items[i].Adopts {
+			note = "adopts an API made before owners"
 		}
 		rows[i] = []string{string(r.Action), r.ID, r.where(), note}
 	}
@@ -296,8 +308,46 @@ func printPlan(w io.Writer, rep *Report, certs []source.Certificate) {
 		table(w, []string{"CERTIFICATE", "ACTION", "SECRET", ""}, rows)
 	}
 	p := rep.Plan
-	fmt.Fprintf(w, "plan: %d to create, %d to update, %d to delete, %d unchanged (dry run: nothing was changed)\n",
-		p.Count(plan.Create), p.Count(plan.Update), p.Count(plan.Delete), p.Count(plan.Unchanged))
+	conflicts := ""
+	if n := p.Count(plan.Conflict); n > 0 {
+		conflicts = fmt.Sprintf(", %d in conflict with another owner's", n)
+	}
+	fmt.Fprintf(w, "plan: %d to create, %d to update, %d to delete, %d unchanged%s (dry run: nothing was changed)\n",
+		p.Count(plan.Create), p.Count(plan.Update), p.Count(plan.Delete), p.Count(plan.Unchanged), conflicts)
+}
+
+// printOwners names the owners the run acts for, and what of the target it leaves alone, before the table.
+func printOwners(w io.Writer, p *plan.Plan) {
+	others, unowned := map[string]int{}, 0
+	for _, o := range p.Others {
+		if o.Owner == "" {
+			unowned++
+		} else {
+			others[o.Owner]++
+		}
+	}
+	line := "owner: " + strings.Join(p.Owners, ", ")
+	if len(p.Owners) != 1 {
+		line = "owners: " + strings.Join(p.Owners, ", ")
+	}
+	if len(p.Owners) == 0 {
+		line = "owners: none (the input holds no API; give --owner to act for one)"
+	}
+	var left []string
+	if len(others) > 0 {
+		n := 0
+		for _, c := range others {
+			n += c
+		}
+		left = append(left, fmt.Sprintf("%d of %d %s", n, len(others), plural(len(others), "other owner", "other owners")))
+	}
+	if unowned > 0 {
+		left = append(left, fmt.Sprintf("%d made before owners", unowned))
+	}
+	if len(left) > 0 {
+		line += " (APIs left alone: " + strings.Join(left, ", ") + ")"
+	}
+	fmt.Fprintln(w, line)
 }
 
 func printOutcome(w io.Writer, rep *Report) {

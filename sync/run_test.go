@@ -71,6 +71,9 @@ func dryRun(o *tyksync.Options, _ *target.Options) { o.DryRun = true }
 func scope(ns ...string) runOpt {
 	return func(o *tyksync.Options, _ *target.Options) { o.Scope.Namespaces = ns }
 }
+func owner(o string) runOpt {
+	return func(opts *tyksync.Options, _ *target.Options) { opts.Scope.Owner = o }
+}
 func allowDeleteAll() runOpt {
 	return func(o *tyksync.Options, _ *target.Options) { o.AllowDeleteAll = true }
 }
@@ -174,7 +177,7 @@ func requireMatches(t *testing.T, f *targettest.Fake, apis []targettest.API, for
 	served := f.APIs()
 	assert.Equal(t, sorted(idsOf(apis), foreign), keys(served))
 	for _, a := range apis {
-		body, err := plan.Stamp([]byte(a.Document()), plan.Marker{Route: a.Route, Gateway: a.Gateway, Hostname: a.Hostname, Path: a.Path})
+		body, err := plan.Stamp([]byte(a.Document()), plan.Marker{Owner: a.OwnerOf(), Route: a.Route, Gateway: a.Gateway, Hostname: a.Hostname, Path: a.Path})
 		require.NoError(t, err)
 		assert.True(t, plan.Equal(body, served[a.ID()]), "API %s differs:\n%s", a.ID(), served[a.ID()])
 		assert.True(t, plan.Owned(served[a.ID()]))
@@ -249,7 +252,7 @@ func TestForeignAPIsSurvive(t *testing.T) {
 			r := syncRun(t, f, stream(apis))
 			require.NoError(t, r.err)
 			assert.Zero(t, r.rep.Failed)
-			r = syncRun(t, f, stream(nil), allowDeleteAll())
+			r = syncRun(t, f, stream(nil), owner("gateway2tyk"), allowDeleteAll())
 			require.NoError(t, r.err)
 			assert.Equal(t, want(plan.Delete, apis...), actions(r.rep))
 			assert.Equal(t, foreign, keys(f.APIs()))
@@ -264,7 +267,7 @@ func TestPlanDeletingEverythingIsRefused(t *testing.T) {
 	apis := shop()
 	require.NoError(t, syncRun(t, f, stream(apis)).err)
 	before := keys(f.APIs())
-	r := syncRun(t, f, stream(nil))
+	r := syncRun(t, f, stream(nil), owner("gateway2tyk"))
 	require.ErrorIs(t, r.err, tyksync.ErrDeletesAll)
 	assert.Equal(t, before, keys(f.APIs()), "nothing was deleted")
 	r = syncRun(t, f, stream(apis[:1]))
@@ -278,7 +281,7 @@ func TestScopeLimitsDeletes(t *testing.T) {
 	r := syncRun(t, f, stream(apis))
 	require.NoError(t, r.err)
 	// A sync of namespace shop with nothing rendered deletes shop's APIs only; blog's stay.
-	r = syncRun(t, f, stream(nil), scope("shop"), allowDeleteAll())
+	r = syncRun(t, f, stream(nil), owner("gateway2tyk"), scope("shop"), allowDeleteAll())
 	require.NoError(t, r.err)
 	assert.Equal(t, want(plan.Delete, apis[0], apis[1], apis[2]), actions(r.rep))
 	assert.Equal(t, idsOf(apis[3:]), keys(f.APIs()))
@@ -492,6 +495,7 @@ func TestDryRun(t *testing.T) {
 	}
 	order = append(order, apis[2])
 	var b strings.Builder
+	b.WriteString("owner: gateway2tyk\n")
 	fmt.Fprintf(&b, "%-9s  %-26s  %s\n", "ACTION", "API ID", "ROUTE")
 	for _, a := range order {
 		fmt.Fprintf(&b, "%-9s  %-26s  %s %s%s\n", rows[a.ID()], a.ID(), a.Route, a.Hostname, a.Path)
@@ -554,8 +558,8 @@ func TestMarkerIsStampedIntoWhatIsSent(t *testing.T) {
 	require.NoError(t, syncRun(t, f, stream(apis)).err)
 	var doc map[string]any
 	require.NoError(t, json.Unmarshal(f.APIs()[apis[0].ID()], &doc))
-	assert.Equal(t, map[string]any{"managedBy": "gateway2tyk", "route": "shop/cart", "gateway": "shop/edge",
-		"hostname": "shop.example.com", "path": "/cart"}, doc["x-gateway2tyk"])
+	assert.Equal(t, map[string]any{"managedBy": "gateway2tyk", "owner": "gateway2tyk", "route": "shop/cart",
+		"gateway": "shop/edge", "hostname": "shop.example.com", "path": "/cart"}, doc["x-gateway2tyk"])
 }
 
 // line returns the fields of the first output line that starts with prefix.
@@ -733,7 +737,7 @@ func TestDashboardClassicAPIs(t *testing.T) {
 	assert.Equal(t, 1, r.rep.Failed)
 	assert.Contains(t, r.out, "exists on the target without the x-gateway2tyk marker")
 	assert.Equal(t, idsOf(apis[1:]), keys(f.APIs()))
-	r = syncRun(t, f, stream(nil), allowDeleteAll())
+	r = syncRun(t, f, stream(nil), owner("gateway2tyk"), allowDeleteAll())
 	require.NoError(t, r.err)
 	assert.Equal(t, want(plan.Delete, apis[1:]...), actions(r.rep))
 	assert.Equal(t, []string{"classic-orders", apis[0].ID()}, f.Classic())

@@ -41,6 +41,11 @@ const (
 	// envDefaultNamespace is what the plugin gives the KRM function it has kustomize run: the namespace of
 	// objects without one (Argo CD's destination).
 	envDefaultNamespace = "GATEWAY2TYK_DEFAULT_NAMESPACE"
+	// paramOwner is the owner parameter: the Application may name the owner of its APIs (its own name, say),
+	// written into the RenderConfig's spec.owner like the other parameters, so that the output is what the
+	// repository and the Application's parameters say, never the sidecar's environment (ARGOCD_APP_NAME is not
+	// read for it). There is no plugin env for it: the default (config.DefaultOwner) is made from the repository.
+	paramOwner = "PARAM_OWNER"
 )
 
 // defaultArgoTimeout is the generate command's own deadline for kustomize: below the repo-server's 60 s default
@@ -53,8 +58,9 @@ func newArgoCDCommand() *cobra.Command {
 		Short: "The commands of the Argo CD Config Management Plugin (plugin.yaml): discover, generate",
 		Long: "The commands plugin.yaml runs in Argo CD's CMP sidecar. discover prints the gateway2tyk RenderConfig at or\n" +
 			"below the application's directory (Argo CD's discovery). generate renders the application as Argo CD\n" +
-			"asks: it reads ARGOCD_APP_NAME, ARGOCD_APP_NAMESPACE (the destination namespace), the parameters\n" +
-			"(PARAM_OUTPUT, PARAM_FAIL_ON) and the plugin env (ARGOCD_ENV_*), picks the path (a kustomization, one\n" +
+			"asks: it reads ARGOCD_APP_NAME, ARGOCD_APP_NAMESPACE (the destination namespace; both only to name the\n" +
+			"Application in errors), the parameters (PARAM_OUTPUT, PARAM_FAIL_ON, PARAM_OWNER) and the plugin env\n" +
+			"(ARGOCD_ENV_*), picks the path (a kustomization, one\n" +
 			"that must keep gateway2tyk as its transformer, or plain YAML), runs kustomize under a deadline below\n" +
 			"Argo CD's, and prints the manifests, or one error block naming the Application. Objects without a\n" +
 			"namespace get ARGOCD_APP_NAMESPACE. In Argo CD (ARGOCD_APP_NAME set) it edits the sidecar's throw-away\n" +
@@ -153,6 +159,9 @@ func readArgoSettings(getenv func(string) string) (argoSettings, error) {
 	if v := first(paramFailOn, "ARGOCD_ENV_"+envFailOn); v != "" {
 		s.set["failOn"] = v
 	}
+	if v := getenv(paramOwner); v != "" {
+		s.set["owner"] = v
+	}
 	s.kustomizeFlags = strings.Fields(getenv("ARGOCD_ENV_" + envKustomizeFlags))
 	if v := getenv("ARGOCD_ENV_" + envTimeout); v != "" {
 		d, err := time.ParseDuration(v)
@@ -215,10 +224,10 @@ func argoRender(out, log *bytes.Buffer, getenv func(string) string) error {
 	if len(s.set) > 0 {
 		n, _, err := configureTree(dir, s.set)
 		if err != nil {
-			return fmt.Errorf("cannot apply the Application's output/fail-on: %v", err)
+			return fmt.Errorf("cannot apply the Application's output/fail-on/owner: %v", err)
 		}
 		if n == 0 {
-			return errors.New("the Application sets output/fail-on, but no gateway2tyk RenderConfig is at or below its path")
+			return errors.New("the Application sets output/fail-on/owner, but no gateway2tyk RenderConfig is at or below its path")
 		}
 	}
 	if kustomizationFile == "" {

@@ -42,4 +42,13 @@ func TestArgoSettings(t *testing.T) {
 
 	_, err = readArgoSettings(env(map[string]string{"ARGOCD_ENV_GATEWAY2TYK_TIMEOUT": "soon"}))
 	assert.ErrorContains(t, err, `GATEWAY2TYK_TIMEOUT="soon"`)
+
+	// The owner comes from the Application's parameter only; the Application's name in the environment is not
+	// read for it (the default is made from the repository).
+	s, err = readArgoSettings(env(map[string]string{"PARAM_OWNER": "shop-apis", "ARGOCD_APP_NAME": "shop"}))
+	require.NoError(t, err)
+	assert.Equal(t, map[string]string{"owner": "shop-apis"}, s.set)
+	s, err = readArgoSettings(env(map[string]string{"ARGOCD_APP_NAME": "shop", "ARGOCD_ENV_GATEWAY2TYK_OWNER": "x"}))
+	require.NoError(t, err)
+	assert.Empty(t, s.set)
 }

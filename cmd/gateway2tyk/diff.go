@@ -92,29 +92,33 @@ func newDiffCommand() *cobra.Command {
 
 // pathSides renders (or reads, when already rendered) both sides.
 func pathSides(cmd *cobra.Command, oldPath, newPath, configPath string, kdirs []string) (*apidiff.Snapshot, *apidiff.Snapshot, error) {
+	// The two sides are two versions of one application: the owner of both is made from NEW's directory, so that
+	// a copy of the old version elsewhere does not read as every API changing owner.
 	if len(kdirs) > 0 {
-		old, err := kustomizedSide(cmd, "OLD", kdirs[0], oldPath, configPath)
+		dir := kdirs[len(kdirs)-1]
+		old, err := kustomizedSide(cmd, "OLD", kdirs[0], oldPath, configPath, dir)
 		if err != nil {
 			return nil, nil, err
 		}
-		new, err := kustomizedSide(cmd, "NEW", kdirs[len(kdirs)-1], newPath, configPath)
+		new, err := kustomizedSide(cmd, "NEW", dir, newPath, configPath, dir)
 		return old, new, err
 	}
-	old, err := loadSide("OLD", []string{oldPath}, configPath, nil)
+	dir := appDir([]string{newPath}, configPath)
+	old, err := loadSide("OLD", []string{oldPath}, configPath, nil, dir)
 	if err != nil {
 		return nil, nil, err
 	}
-	new, err := loadSide("NEW", []string{newPath}, configPath, nil)
+	new, err := loadSide("NEW", []string{newPath}, configPath, nil, dir)
 	return old, new, err
 }
 
 // kustomizedSide is a side of `diff -k DIR`: kustomize's output, rendered as render -k renders it.
-func kustomizedSide(cmd *cobra.Command, name, dir, path, configPath string) (*apidiff.Snapshot, error) {
+func kustomizedSide(cmd *cobra.Command, name, dir, path, configPath, ownerDir string) (*apidiff.Snapshot, error) {
 	items, fnConfig, _, err := readKustomized("diff: "+name, dir, configPath, []string{path}, cmd.InOrStdin())
 	if err != nil {
 		return nil, err
 	}
-	s, err := apidiff.Render(items, fnConfig)
+	s, err := apidiff.Render(items, fnConfig, ownerDir)
 	if err != nil {
 		return nil, usage("diff: %s: %v", name, err)
 	}
@@ -170,11 +174,14 @@ func gitSides(args []string, configPath string) (*apidiff.Snapshot, *apidiff.Sna
 	if oldPaths == nil && newPaths == nil {
 		return nil, nil, usage("diff --git: %s is on neither side (not in %s, nor in %s)", path, args[0], newSideName(args))
 	}
-	old, err := loadSide("OLD", oldPaths, configPath, oldWhole)
+	// Each revision is extracted without .git, but the application is the same directory of the repository on
+	// both sides: its owner is made from PATH in the working tree (config.DefaultOwner).
+	dir := appDir([]string{path}, configPath)
+	old, err := loadSide("OLD", oldPaths, configPath, oldWhole, dir)
 	if err != nil {
 		return nil, nil, err
 	}
-	new, err := loadSide("NEW", newPaths, configPath, newWhole)
+	new, err := loadSide("NEW", newPaths, configPath, newWhole, dir)
 	return old, new, err
 }
 
@@ -188,7 +195,7 @@ func newSideName(args []string) string {
 // loadSide reads paths as render does and makes their snapshot; a problem with the paths or the config is a
 // usage error naming the side. A kustomization that must be built is built with kustomize when build says where
 // the side's directory is with everything around it (diff --git), and refused otherwise.
-func loadSide(name string, paths []string, configPath string, build func() (string, error)) (*apidiff.Snapshot, error) {
+func loadSide(name string, paths []string, configPath string, build func() (string, error), ownerDir string) (*apidiff.Snapshot, error) {
 	in, err := readInput(paths, configPath, nil)
 	var items []*yaml.RNode
 	var fnConfig *yaml.RNode
@@ -207,7 +214,7 @@ func loadSide(name string, paths []string, configPath string, build func() (stri
 		if items, fnConfig, err = kustomizeBuild(name, dir, configPath); err != nil {
 			return nil, err
 		}
-		s, err := apidiff.Render(items, fnConfig)
+		s, err := apidiff.Render(items, fnConfig, ownerDir)
 		if err != nil {
 			return nil, usage("diff: %s: %v", name, err)
 		}
@@ -222,7 +229,7 @@ func loadSide(name string, paths []string, configPath string, build func() (stri
 	if err != nil {
 		return nil, inputError("diff", fmt.Errorf("%s: %w", name, err))
 	}
-	s, err := apidiff.Load(items, fnConfig)
+	s, err := apidiff.Load(items, fnConfig, ownerDir)
 	if err != nil {
 		return nil, usage("diff: %s: %v", name, err)
 	}

@@ -53,6 +53,9 @@ func TestDiffGit(t *testing.T) {
 	oldDir, newDir := storySides(t, "upstream-weights")
 	_, want, _ := cli(t, "", "diff", oldDir, newDir)
 	repo := gitRepo(t, "upstream-weights")
+	// The application is the repository's directory app on both sides (the plain form's copies are in no
+	// repository: the fallback owner).
+	want = strings.Replace(want, "; owner gateway2tyk\n", "; owner app\n", 1)
 
 	code, out, stderr := cli(t, "", "diff", "--git", "HEAD~1", "app")
 	assert.Equal(t, 0, code, stderr)
@@ -99,6 +102,7 @@ func TestDiffGitFromOutsideTheRepository(t *testing.T) {
 	oldDir, newDir := storySides(t, "upstream-weights")
 	_, want, _ := cli(t, "", "diff", oldDir, newDir)
 	repo := gitRepo(t, "upstream-weights")
+	want = strings.Replace(want, "; owner gateway2tyk\n", "; owner app\n", 1)
 	t.Chdir(t.TempDir())
 	code, out, stderr := cli(t, "", "diff", "--git", "HEAD~1", filepath.Join(repo, "app"))
 	assert.Equal(t, 0, code, stderr)

@@ -198,5 +198,13 @@ func TestRenderStdin(t *testing.T) {
 	code, fromStdin, stderr := cli(t, strings.Join(all, "\n---\n"), "render", "-")
 	require.Equal(t, 0, code, stderr)
 	_, fromDir, _ := cli(t, "", "render", filepath.Join("..", "..", "examples", "basic"))
-	assert.Equal(t, fromDir, fromStdin)
+	// A stream says nothing of the application's place in its repository: its APIs get the fallback owner,
+	// unless -c names the config file in the application's directory.
+	const dirOwner, streamOwner = "gateway2tyk.io/owner: examples.basic\n", "gateway2tyk.io/owner: gateway2tyk\n"
+	require.Equal(t, 2, strings.Count(fromDir, dirOwner))
+	assert.Equal(t, strings.ReplaceAll(fromDir, dirOwner, streamOwner), fromStdin)
+	code, withConfig, stderr := cli(t, strings.Join(all[:4], "\n---\n"), "render", "-c",
+		filepath.Join("..", "..", "examples", "basic", "gateway2tyk.yaml"), "-")
+	require.Equal(t, 0, code, stderr)
+	assert.Equal(t, fromDir, withConfig)
 }

@@ -32,7 +32,7 @@ func renderKustomized(stdin io.Reader, stdout, stderr io.Writer, context, namesp
 	}
 	rl := &framework.ResourceList{Items: items, FunctionConfig: fnConfig}
 	var counts fn.Counts
-	procErr := fn.Processor{Context: context, Counts: &counts, DefaultNamespace: namespace}.Process(rl)
+	procErr := fn.Processor{Context: context, Counts: &counts, DefaultNamespace: namespace, Dir: dir}.Process(rl)
 	reportRender(stderr, rl, procErr, counts, nil)
 	if procErr != nil {
 		return &reportedError{procErr}

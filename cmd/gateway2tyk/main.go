@@ -83,7 +83,7 @@ func newRoot() *cobra.Command {
 	//
 	// The KRM path is command.Build's own (StandaloneDisabled: the ResourceList on stdin), with krmio.Execute in
 	// place of framework.Execute: the same bytes out, written faster (see package krmio).
-	processor := fn.Processor{Context: argoContext(), DefaultNamespace: os.Getenv(envDefaultNamespace)}
+	processor := fn.Processor{Context: argoContext(), DefaultNamespace: os.Getenv(envDefaultNamespace), KustomizeDir: workingDir()}
 	root := command.Build(processor, command.StandaloneDisabled, true)
 	root.RunE = func(cmd *cobra.Command, args []string) error {
 		// Run by hand on a terminal, the function would wait for a ResourceList without a word.

@@ -167,7 +167,7 @@ func renderFiles(stdin io.Reader, stdout, stderr io.Writer, context, namespace s
 	}
 	rl := &framework.ResourceList{Items: in.items, FunctionConfig: in.fnConfig}
 	var counts fn.Counts
-	procErr := fn.Processor{Context: context, Counts: &counts, DefaultNamespace: namespace}.Process(rl)
+	procErr := fn.Processor{Context: context, Counts: &counts, DefaultNamespace: namespace, Dir: appDir(paths, configPath)}.Process(rl)
 	reportRender(stderr, rl, procErr, counts, in.where)
 	if procErr != nil {
 		return &reportedError{procErr}

@@ -17,6 +17,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/gateway2tyk/gateway2tyk/fn/apidiff"
+	"github.com/gateway2tyk/gateway2tyk/fn/config"
 	"github.com/gateway2tyk/gateway2tyk/fn/tykapi"
 	tyksync "github.com/gateway2tyk/gateway2tyk/sync"
 	"github.com/gateway2tyk/gateway2tyk/sync/kube"
@@ -33,32 +34,37 @@ var (
 )
 
 type syncFlags struct {
-	from, kubeconfig, context string
-	namespaces, urls          []string
-	dryRun, check, allowEmpty bool
-	output                    string
-	target                    tyksync.Flags
-	tykVersion                string
-	wait                      time.Duration
-	writeStatus               bool
-	statusObjects             []string
+	from, kubeconfig, context, owner string
+	namespaces, urls                 []string
+	dryRun, check, allowEmpty        bool
+	output                           string
+	target                           tyksync.Flags
+	tykVersion                       string
+	wait                             time.Duration
+	writeStatus                      bool
+	statusObjects                    []string
 }
 
 func newSyncCommand() *cobra.Command {
 	var f syncFlags
 	cmd := &cobra.Command{
-		Use: "sync [--from FILE|-] [--mode pro|ce] [--url URL] [--auth KEY] [--org ORG] [--operator-context NS/NAME] [--dry-run] [--tyk-version V] [--wait D]\n" +
+		Use: "sync [--from FILE|-] [--owner OWNER] [--mode pro|ce] [--url URL] [--auth KEY] [--org ORG] [--operator-context NS/NAME] [--dry-run] [--tyk-version V] [--wait D]\n" +
 			"  sync --check [-o text|markdown|json] [--from FILE|-] [--mode pro|ce] [--url URL] [--auth KEY] [--operator-context NS/NAME]",
 		Short: "Push the rendered APIs to Tyk Dashboard or the open-source Tyk Gateway, and prune the ones gone",
 		Long: "sync reads the rendered APIs (--from FILE or - for stdin: the render's output as a YAML stream or a\n" +
 			"ResourceList; without --from, the ConfigMaps labelled app.kubernetes.io/managed-by=gateway2tyk in the\n" +
 			"cluster), lists the target's APIs, and creates what is missing, updates what changed, uploads the listener\n" +
-			"certificates and deletes the APIs it created that are no longer rendered. It prints one row per API and\n" +
+			"certificates and deletes the APIs it created that are no longer rendered. Many applications can share one\n" +
+			"Tyk: every rendered API has an owner (its application, the label gateway2tyk.io/owner), and sync creates,\n" +
+			"updates and deletes only the APIs of its input's owners (with --owner, of that one owner): another owner's\n" +
+			"API is never touched, and one the input renders too is a conflict (reported, exit 1). A plan that would\n" +
+			"delete every API an owner has on the target is refused (exit 2) unless --allow-empty. It prints one row per API and\n" +
 			"exits non-zero when any action failed. The target comes from the flags, else TYK_MODE, TYK_URL, TYK_AUTH,\n" +
 			"TYK_ORG, else the OperatorContext of --operator-context (read from the cluster, with its Secret).\n\n" +
 			"sync --check changes nothing: it compares what the target serves with the rendered APIs and reports, per\n" +
 			"API in diff's terms, the APIs changed on the target behind sync's back (what changed), those missing, and\n" +
-			"those it created that are no longer rendered. It only reads the target (no write, no reload).\n" +
+			"those it created that are no longer rendered; the APIs of other owners are listed as such, not as drift. It only\n" +
+			"reads the target (no write, no reload).\n" +
 			"Exit status: 0 in sync, 1 drift (or a failure), 2 a usage error.",
 		Args:          cobra.NoArgs,
 		SilenceErrors: true,
@@ -81,12 +87,14 @@ func newSyncCommand() *cobra.Command {
 	fl.StringVar(&f.context, "operator-context", "", "the OperatorContext NAMESPACE/NAME whose settings (env, or its Secret) to use")
 	fl.StringVar(&f.context, "context", "", "the OperatorContext NAMESPACE/NAME (deprecated: --operator-context)")
 	_ = fl.MarkDeprecated("context", "use --operator-context (the same OperatorContext NAMESPACE/NAME; it is no kubeconfig context)")
+	fl.StringVar(&f.owner, "owner", "", "sync only the APIs of this owner (the label gateway2tyk.io/owner of the rendered "+
+		"ConfigMaps): read only its ConfigMaps, and create, update and delete only its APIs, even when the input holds none")
 	fl.StringSliceVarP(&f.namespaces, "namespace", "n", nil,
 		"sync only the APIs of routes in these namespaces (repeatable); deletes are limited to them too")
 	fl.StringVar(&f.kubeconfig, "kubeconfig", "", "the kubeconfig file (default: in-cluster config, KUBECONFIG or ~/.kube/config)")
 	fl.BoolVar(&f.dryRun, "dry-run", false, "print the plan and change nothing")
 	fl.BoolVar(&f.allowEmpty, "allow-empty", false, "sync even an input that holds no rendered API, or a plan that "+
-		"deletes every API gateway2tyk manages on the target (without it, both are refused, exit status 2)")
+		"deletes every API an owner has on the target, even while it creates others (without it, both are refused, exit status 2)")
 	fl.BoolVar(&f.check, "check", false,
 		"report the drift between what the target serves and the rendered APIs, changing nothing (exit 1 on drift)")
 	fl.StringVarP(&f.output, "output", "o", "", "with --check: text (the default), markdown or json")
@@ -114,6 +122,11 @@ func runSync(ctx context.Context, cmd *cobra.Command, f syncFlags) error {
 			return usage("sync: --namespace %q: %s", ns, strings.Join(errs, "; "))
 		}
 	}
+	if f.owner != "" {
+		if msg := config.OwnerError(f.owner); msg != "" {
+			return usage("sync: --owner %q: %s", f.owner, msg)
+		}
+	}
 	if f.check && f.dryRun {
 		return usage("sync: --check and --dry-run cannot be combined (--check changes nothing by itself)")
 	}
@@ -128,7 +141,7 @@ func runSync(ctx context.Context, cmd *cobra.Command, f syncFlags) error {
 	if err := checkStatusFlags(f); err != nil {
 		return err
 	}
-	scope := plan.Scope{Namespaces: f.namespaces}
+	scope := plan.Scope{Namespaces: f.namespaces, Owner: f.owner}
 
 	var cluster *kube.Cluster
 	needCluster := f.from == "" || f.context != "" || f.writeStatus
@@ -244,9 +257,13 @@ func runSync(ctx context.Context, cmd *cobra.Command, f syncFlags) error {
 		if f.from != "" {
 			from = "--from " + f.from
 		}
+		what := "--allow-empty --owner OWNER syncs it, deleting every API of that owner"
+		if f.owner != "" {
+			from += " of owner " + f.owner
+			what = "--allow-empty syncs it, deleting every API of owner " + f.owner
+		}
 		return usage("sync: %s holds no rendered API (an empty stream, a failed render, or objects that are not "+
-			"gateway2tyk's output): nothing was changed; --allow-empty syncs it, deleting every API gateway2tyk "+
-			"manages on the target", from)
+			"gateway2tyk's output): nothing was changed; %s on the target", from, what)
 	}
 	opts := tyksync.Options{
 		Set: set, Target: tgt, Scope: scope, DryRun: f.dryRun, Org: settings.Org, TykVersion: f.tykVersion, Settle: f.wait,

@@ -37,7 +37,8 @@ func TestSyncCheck(t *testing.T) {
 	code, out, stderr = cli(t, "", "sync", "--check", "--from", path)
 	assert.Equal(t, 0, code, stderr)
 	assert.Equal(t, "gateway2tyk sync --check: in sync: 0 APIs changed on the target, 0 missing, 0 no longer rendered, "+
-		"0 held by an API gateway2tyk did not create, 3 in sync (Tyk Dashboard at "+f.Server.URL+")\n", out)
+		"0 held by an API gateway2tyk did not create, 3 in sync, 0 in conflict with another owner's, 0 of other owners "+
+		"left alone (owner gateway2tyk; Tyk Dashboard at "+f.Server.URL+")\n", out)
 
 	// Behind sync's back: the cart API's upstream is edited in the Dashboard, the orders API deleted, and an API
 	// is created there with the marker of a route the render does not have.
@@ -50,8 +51,8 @@ func TestSyncCheck(t *testing.T) {
 	f.Put(cart.ID(), edited)
 	deleteFrom(t, f, orders.ID())
 	stray := targettest.API{Route: "shop/legacy", Gateway: "shop/edge", Hostname: "shop.example.com", Path: "/legacy", Upstream: "http://legacy"}
-	body, err := plan.Stamp([]byte(stray.Document()), plan.Marker{Route: stray.Route, Gateway: stray.Gateway,
-		Hostname: stray.Hostname, Path: stray.Path})
+	body, err := plan.Stamp([]byte(stray.Document()), plan.Marker{Owner: stray.OwnerOf(), Route: stray.Route,
+		Gateway: stray.Gateway, Hostname: stray.Hostname, Path: stray.Path})
 	require.NoError(t, err)
 	f.Put(stray.ID(), body)
 
@@ -67,7 +68,7 @@ APIs missing on the target (1)
   - shop/orders on shop/edge, shop.example.com/orders (`+orders.ID()+`)
 APIs on the target no longer rendered (1)
   + shop/legacy on shop/edge, shop.example.com/legacy (`+stray.ID()+`)
-gateway2tyk sync --check: drift: 1 API changed on the target, 1 missing, 1 no longer rendered, 0 held by an API gateway2tyk did not create, 1 in sync (Tyk Dashboard at `+f.Server.URL+`)
+gateway2tyk sync --check: drift: 1 API changed on the target, 1 missing, 1 no longer rendered, 0 held by an API gateway2tyk did not create, 1 in sync, 0 in conflict with another owner's, 0 of other owners left alone (owner gateway2tyk; Tyk Dashboard at `+f.Server.URL+`)
 `, out)
 	for _, c := range f.Calls() {
 		assert.Equal(t, http.MethodGet, c.Method, "sync --check sent %s %s", c.Method, c.Path)

@@ -188,9 +188,24 @@ func TestSyncRefusesInputWithoutAPIs(t *testing.T) {
 	require.NoError(t, os.WriteFile(rendered, []byte(targettest.Streams(apis()[:1])), 0o600))
 	code, _, stderr = cli(t, "", append([]string{"sync", "--from", rendered}, flags...)...)
 	require.Equal(t, 0, code, stderr)
-	code, _, stderr = cli(t, "", append([]string{"sync", "--from", empty, "--allow-empty"}, flags...)...)
+	// An empty input acts for no owner: even with --allow-empty it deletes nothing; with --owner, that owner's
+	// APIs, and only with --allow-empty.
+	code, out, stderr := cli(t, "", append([]string{"sync", "--from", empty, "--allow-empty"}, flags...)...)
 	assert.Equal(t, 0, code, stderr)
-	assert.Empty(t, f.APIs(), "--allow-empty deletes every API gateway2tyk manages")
+	assert.Len(t, f.APIs(), 1, "no owner, nothing deleted")
+	assert.Contains(t, out, "owners: none")
+	code, _, stderr = cli(t, "", append([]string{"sync", "--from", empty, "--owner", "gateway2tyk"}, flags...)...)
+	assert.Equal(t, 2, code, stderr)
+	assert.Contains(t, stderr, "--allow-empty syncs it, deleting every API of owner gateway2tyk")
+	code, _, stderr = cli(t, "", append([]string{"sync", "--from", empty, "--owner", "someone-else", "--allow-empty"}, flags...)...)
+	assert.Equal(t, 0, code, stderr)
+	assert.Len(t, f.APIs(), 1, "another owner's sync deletes none of gateway2tyk's APIs")
+	code, _, stderr = cli(t, "", append([]string{"sync", "--from", empty, "--owner", "gateway2tyk", "--allow-empty"}, flags...)...)
+	assert.Equal(t, 0, code, stderr)
+	assert.Empty(t, f.APIs(), "--allow-empty --owner deletes every API of the owner")
+	code, _, stderr = cli(t, "", append([]string{"sync", "--from", empty, "--owner", "a/b"}, flags...)...)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, `sync: --owner "a/b": `)
 }
 
 // TestSyncInCluster reads the rendered ConfigMaps and the OperatorContext (with its Secret) from a fake cluster.

@@ -97,8 +97,9 @@ func checkSet(t *testing.T, g *realtyk.Gateway, version tykroute.Version, set *s
 	known := map[string]bool{}
 	run := func() *tyksync.Report {
 		var out, errs bytes.Buffer
+		// One render replaces the one before on the Gateway: deleting every API of the owner is meant.
 		rep, err := tyksync.Run(ctx, tyksync.Options{Set: set, Target: tgt, TykVersion: g.Version,
-			Settle: settle, Out: &out, Err: &errs})
+			Settle: settle, AllowDeleteAll: true, Out: &out, Err: &errs})
 		if err != nil {
 			t.Fatalf("sync: %v\n%s", err, errs.String())
 		}

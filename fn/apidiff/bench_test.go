@@ -76,7 +76,7 @@ func snapshot(b *testing.B, data []byte) *apidiff.Snapshot {
 	if err != nil {
 		b.Fatal(err)
 	}
-	s, err := apidiff.Load(items, nil)
+	s, err := apidiff.Load(items, nil, "")
 	if err != nil {
 		b.Fatal(err)
 	}

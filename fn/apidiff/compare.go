@@ -20,12 +20,15 @@ func Compare(old, new *Snapshot, failOn map[RiskKind]bool) (*Report, error) {
 		switch {
 		case !ok:
 			r.Added = append(r.Added, b.Ref)
-		case a.Document == b.Document && a.Base == b.Base:
+		case a.Document == b.Document && a.Base == b.Base && a.Owner == b.Owner:
 			r.Unchanged++
 		default:
 			aspects, err := compareAPI(a, b)
 			if err != nil {
 				return nil, err
+			}
+			if a.Owner != b.Owner {
+				aspects = append([]AspectChange{{Aspect: AspectOwner, Removed: []string{a.Owner}, Added: []string{b.Owner}}}, aspects...)
 			}
 			if len(aspects) == 0 {
 				r.Unchanged++ // the same facts written differently
@@ -34,6 +37,7 @@ func Compare(old, new *Snapshot, failOn map[RiskKind]bool) (*Report, error) {
 			r.Changed = append(r.Changed, APIChange{Ref: b.Ref, Aspects: aspects})
 		}
 	}
+	r.OldOwners, r.NewOwners = old.owners(), new.owners()
 	sortRefs(r.Added)
 	sortRefs(r.Removed)
 	sort.Slice(r.Changed, func(i, j int) bool { return refLess(r.Changed[i].Ref, r.Changed[j].Ref) })

@@ -14,6 +14,8 @@ import (
 type Drift struct {
 	// Target names the Dashboard or Gateway compared.
 	Target string `json:"target"`
+	// Owners are the owners the render's APIs belong to: the check (like the sync) is about their APIs.
+	Owners []string `json:"owners"`
 	// Changed are APIs the target serves differently from the render: changed behind sync's back.
 	Changed []APIChange `json:"changed"`
 	// Missing are rendered APIs the target does not serve.
@@ -22,13 +24,19 @@ type Drift struct {
 	NotRendered []Ref `json:"notRendered"`
 	// Foreign are rendered APIs whose ID the target gives to an API without the marker (sync will not overwrite it).
 	Foreign []Ref `json:"foreign"`
+	// Conflicts are rendered APIs whose ID the target gives to another owner's API (Owner is that owner; the sync
+	// will not overwrite it).
+	Conflicts []Ref `json:"conflicts"`
+	// OtherOwners are the target's APIs of other owners (or made before owners: Owner ""), which the render
+	// does not have and its sync never touches: not drift.
+	OtherOwners []Ref `json:"otherOwners"`
 	// InSync counts the rendered APIs the target serves as rendered.
 	InSync int `json:"inSync"`
 }
 
 // Drifted reports whether the target differs from the render in any way.
 func (d *Drift) Drifted() bool {
-	return len(d.Changed)+len(d.Missing)+len(d.NotRendered)+len(d.Foreign) > 0
+	return len(d.Changed)+len(d.Missing)+len(d.NotRendered)+len(d.Foreign)+len(d.Conflicts) > 0
 }
 
 // AddChanged records an API the target serves differently: rendered and served are both documents as the sync
@@ -52,6 +60,8 @@ func (d *Drift) Sort() {
 	sortRefs(d.Missing)
 	sortRefs(d.NotRendered)
 	sortRefs(d.Foreign)
+	sortRefs(d.Conflicts)
+	sortRefs(d.OtherOwners)
 }
 
 // Summary is the one line that ends every drift report.
@@ -61,8 +71,28 @@ func (d *Drift) Summary() string {
 		verdict = "drift"
 	}
 	return fmt.Sprintf("gateway2tyk sync --check: %s: %d %s changed on the target, %d missing, %d no longer rendered, "+
-		"%d held by an API gateway2tyk did not create, %d in sync (%s)", verdict, len(d.Changed),
-		plural(len(d.Changed), "API", "APIs"), len(d.Missing), len(d.NotRendered), len(d.Foreign), d.InSync, d.Target)
+		"%d held by an API gateway2tyk did not create, %d in sync, %d in conflict with another owner's, %d of other "+
+		"owners left alone (%s; %s)", verdict, len(d.Changed), plural(len(d.Changed), "API", "APIs"), len(d.Missing),
+		len(d.NotRendered), len(d.Foreign), d.InSync, len(d.Conflicts), len(d.OtherOwners), d.ownersText(), d.Target)
+}
+
+// ownersText names the owners the report is about.
+func (d *Drift) ownersText() string {
+	switch len(d.Owners) {
+	case 0:
+		return "no owner"
+	case 1:
+		return "owner " + d.Owners[0]
+	}
+	return "owners " + strings.Join(d.Owners, ", ")
+}
+
+// ownedBy is a ref with the owner it is listed for.
+func ownedBy(r Ref) string {
+	if r.Owner == "" {
+		return r.String() + ", made before owners"
+	}
+	return r.String() + ", owner " + r.Owner
 }
 
 // The section titles, shared by the text and markdown reports.
@@ -71,6 +101,8 @@ const (
 	driftMissing     = "APIs missing on the target"
 	driftNotRendered = "APIs on the target no longer rendered"
 	driftForeign     = "APIs held by an API gateway2tyk did not create"
+	driftConflicts   = "APIs in conflict: the target's API of this ID is another owner's"
+	driftOthers      = "APIs of other owners, left alone (not drift)"
 )
 
 // WriteText writes the drift report for a terminal: sections only when they have something, the summary last.
@@ -104,6 +136,18 @@ func (d *Drift) WriteText(w io.Writer) error {
 	refs(driftMissing, "-", d.Missing)
 	refs(driftNotRendered, "+", d.NotRendered)
 	refs(driftForeign, "!", d.Foreign)
+	for _, s := range []struct {
+		title, sign string
+		refs        []Ref
+	}{{driftConflicts, "!", d.Conflicts}, {driftOthers, "=", d.OtherOwners}} {
+		if len(s.refs) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "%s (%d)\n", s.title, len(s.refs))
+		for _, a := range s.refs {
+			fmt.Fprintf(&b, "  %s %s\n", s.sign, ownedBy(a))
+		}
+	}
 	b.WriteString(d.Summary() + "\n")
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -113,8 +157,10 @@ func (d *Drift) WriteText(w io.Writer) error {
 func (d *Drift) WriteMarkdown(w io.Writer) error {
 	var b strings.Builder
 	b.WriteString("### gateway2tyk sync --check\n\n")
-	fmt.Fprintf(&b, "**%s:** %d changed on the target, %d missing, %d no longer rendered, %d held by another API, %d in sync.\n\n",
-		code(d.Target), len(d.Changed), len(d.Missing), len(d.NotRendered), len(d.Foreign), d.InSync)
+	fmt.Fprintf(&b, "**%s** (%s): %d changed on the target, %d missing, %d no longer rendered, %d held by another API, "+
+		"%d in sync, %d in conflict with another owner's, %d of other owners left alone.\n\n",
+		code(d.Target), d.ownersText(), len(d.Changed), len(d.Missing), len(d.NotRendered), len(d.Foreign), d.InSync,
+		len(d.Conflicts), len(d.OtherOwners))
 	if len(d.Changed) > 0 {
 		fmt.Fprintf(&b, "#### %s (%d)\n\n", driftChanged, len(d.Changed))
 		folded(&b, len(d.Changed), "changed APIs", func(b *strings.Builder) {
@@ -137,16 +183,17 @@ func (d *Drift) WriteMarkdown(w io.Writer) error {
 	for _, s := range []struct {
 		title string
 		refs  []Ref
-	}{{driftMissing, d.Missing}, {driftNotRendered, d.NotRendered}, {driftForeign, d.Foreign}} {
+	}{{driftMissing, d.Missing}, {driftNotRendered, d.NotRendered}, {driftForeign, d.Foreign},
+		{driftConflicts, d.Conflicts}, {driftOthers, d.OtherOwners}} {
 		if len(s.refs) == 0 {
 			continue
 		}
 		fmt.Fprintf(&b, "#### %s (%d)\n\n", s.title, len(s.refs))
 		folded(&b, len(s.refs), strings.ToLower(s.title), func(b *strings.Builder) {
-			b.WriteString("| Route | Gateway | Hostname | Path | API ID |\n|---|---|---|---|---|\n")
+			b.WriteString("| Route | Gateway | Hostname | Path | API ID | Owner |\n|---|---|---|---|---|---|\n")
 			for _, a := range s.refs {
-				fmt.Fprintf(b, "| %s | %s | %s | %s | %s |\n", code(a.Route), code(a.Gateway), code(a.Hostname),
-					code(a.Path), code(a.ID))
+				fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s |\n", code(a.Route), code(a.Gateway), code(a.Hostname),
+					code(a.Path), code(a.ID), code(a.Owner))
 			}
 		})
 	}
@@ -157,7 +204,10 @@ func (d *Drift) WriteMarkdown(w io.Writer) error {
 
 // WriteJSON writes the drift report as one JSON object, with the summary line and whether it drifted.
 func (d *Drift) WriteJSON(w io.Writer) error {
-	for _, l := range []*[]Ref{&d.Missing, &d.NotRendered, &d.Foreign} {
+	if d.Owners == nil {
+		d.Owners = []string{}
+	}
+	for _, l := range []*[]Ref{&d.Missing, &d.NotRendered, &d.Foreign, &d.Conflicts, &d.OtherOwners} {
 		if *l == nil {
 			*l = []Ref{}
 		}

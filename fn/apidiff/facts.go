@@ -33,6 +33,9 @@ const (
 	AspectRateLimit       = "rate limit"
 	AspectCertificates    = "certificates"
 	AspectOther           = "other settings"
+	// AspectOwner is the application that owns the API (not a fact of its document: its label): a change of
+	// owner makes the new owner's sync find the old owner's API (a conflict, until it is moved: README).
+	AspectOwner = "owner"
 )
 
 var aspectOrder = []string{AspectServed, AspectNotFound, AspectRedirects, AspectFixed, AspectUpstream, AspectRewrites,

@@ -12,6 +12,9 @@ type Report struct {
 	// Risks are the risky changes, in report order; Failing are those that --fail-on selects.
 	Risks   []Risk `json:"risks"`
 	Failing int    `json:"failing"`
+	// OldOwners and NewOwners are the owners of each side's APIs, sorted (the summary names them).
+	OldOwners []string `json:"oldOwners"`
+	NewOwners []string `json:"newOwners"`
 }
 
 // APIChange is an API on both sides whose document changed, aspect by aspect.

@@ -43,6 +43,9 @@ type Ref struct {
 	Gateway  string `json:"gateway"`
 	Hostname string `json:"hostname"`
 	Path     string `json:"path"`
+	// Owner is the application that owns the API (the render's label gateway2tyk.io/owner, or on a target the
+	// marker's owner); "" when not known, or for an API made before owners.
+	Owner string `json:"owner,omitempty"`
 }
 
 // Object names an object with a status.
@@ -72,23 +75,24 @@ func IsRendered(items []*yaml.RNode) bool {
 
 // Load makes the snapshot of one side: items read as `render` reads them, rendered with fnConfig, or taken as
 // they are when they are already rendered (IsRendered). An error is a config that does not load or an output
-// that cannot be built.
-func Load(items []*yaml.RNode, fnConfig *yaml.RNode) (*Snapshot, error) {
+// that cannot be built. dir is the application's directory, which the owner of its APIs is made from when the
+// config sets none (config.DefaultOwner; "" when not known).
+func Load(items []*yaml.RNode, fnConfig *yaml.RNode, dir string) (*Snapshot, error) {
 	if IsRendered(items) {
 		return FromRendered(items), nil
 	}
-	return Render(items, fnConfig)
+	return Render(items, fnConfig, dir)
 }
 
 // Render makes the snapshot of items rendered with fnConfig, even when they hold an earlier render's output
 // (kustomize's output of a kustomization that runs gateway2tyk: the render reads past its own earlier output),
-// so that the results are known.
-func Render(items []*yaml.RNode, fnConfig *yaml.RNode) (*Snapshot, error) {
+// so that the results are known. dir is as for Load.
+func Render(items []*yaml.RNode, fnConfig *yaml.RNode, dir string) (*Snapshot, error) {
 	cfg, err := config.Load(fnConfig)
 	if err != nil {
 		return nil, err
 	}
-	out, err := fn.Render(items, cfg)
+	out, err := fn.Render(items, cfg.WithOwner(dir))
 	if err != nil {
 		return nil, err
 	}
@@ -144,7 +148,7 @@ func fromItems(items []*yaml.RNode, base func(Ref) string) *Snapshot {
 			a := meta.Annotations
 			doc, _ := it.GetDataMap()[emit.DocumentKey]
 			ref := Ref{ID: meta.Labels[emit.LabelAPIID], Route: a[emit.AnnotationRoute], Gateway: a[emit.AnnotationGateway],
-				Hostname: a[emit.AnnotationHostname], Path: a[emit.AnnotationPath]}
+				Hostname: a[emit.AnnotationHostname], Path: a[emit.AnnotationPath], Owner: emit.Owner(meta.Labels)}
 			s.APIs[ref.ID] = &API{Ref: ref, Document: doc, Base: base(ref)}
 			continue
 		}
@@ -153,6 +157,22 @@ func fromItems(items []*yaml.RNode, base func(Ref) string) *Snapshot {
 		}
 	}
 	return s
+}
+
+// owners are the owners of the snapshot's APIs, sorted ("" of an older release's output left out).
+func (s *Snapshot) owners() []string {
+	seen := map[string]bool{}
+	for _, a := range s.APIs {
+		if a.Owner != "" {
+			seen[a.Owner] = true
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for o := range seen {
+		out = append(out, o)
+	}
+	sort.Strings(out)
+	return out
 }
 
 func resultLines(results framework.Results) []string {

@@ -20,7 +20,21 @@ func (r *Report) Summary() string {
 	if len(r.Risks) > 0 {
 		fmt.Fprintf(&b, " (%s), %d failing", r.riskKinds(), r.Failing)
 	}
+	old, new := strings.Join(r.OldOwners, ", "), strings.Join(r.NewOwners, ", ")
+	switch {
+	case old == new && new != "":
+		fmt.Fprintf(&b, "; %s %s", plural(len(r.NewOwners), "owner", "owners"), new)
+	case old != new:
+		fmt.Fprintf(&b, "; owners: OLD %s, NEW %s", dashIfEmpty(old), dashIfEmpty(new))
+	}
 	return b.String()
+}
+
+func dashIfEmpty(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
 }
 
 // riskKinds lists the kinds of the risks, each once, in the order of RiskKinds.

@@ -66,6 +66,11 @@ type Spec struct {
 	// DefaultNamespace is the namespace of the namespaced inputs that have none, for pipelines that give them
 	// one only on apply (kubectl apply -n, an Argo CD destination); empty: such an input is an error.
 	DefaultNamespace string `json:"defaultNamespace,omitempty"`
+	// Owner is the application that owns the rendered APIs (the label gateway2tyk.io/owner of each, and the
+	// owner field of the marker the sync writes into each API on Tyk): the sync creates, updates and deletes only
+	// the APIs of its input's owners. Load leaves it empty when spec.owner (data.owner) is not set; the render
+	// then takes DefaultOwner's answer (see owner.go).
+	Owner string `json:"owner,omitempty"`
 	// Profile is whose semantics the render follows: ProfileOperator (Tyk Operator's reference) or
 	// ProfileGatewayAPI (see profile.go).
 	Profile  Profile  `json:"profile,omitempty"`
@@ -305,6 +310,11 @@ func Load(node *yaml.RNode) (Spec, error) {
 				return Spec{}, err
 			}
 			spec.Profile = Profile(v)
+		case "owner":
+			if msg := OwnerError(v); msg != "" {
+				return Spec{}, l.fail(path, "%s (got %q)", msg, v)
+			}
+			spec.Owner = v
 		}
 	}
 	if err := l.checkSyncHook(body, spec); err != nil {
@@ -468,9 +478,8 @@ func (l *loader) checkSyncHook(body string, spec Spec) error {
 }
 
 // knownField lists the keys of spec, which are also the keys of data.
-var knownField = map[string]bool{"controllerName": true, "output": true, "inputs": true, "failOn": true, "gatewayAPIChannel": true,
-	"defaultNamespace": true,
-	profileKey:         true}
+var knownField = map[string]bool{"controllerName": true, "output": true, "inputs": true, "failOn": true,
+	"gatewayAPIChannel": true, "owner": true, "defaultNamespace": true, profileKey: true}
 
 // loader carries the object's identity so that each error can name it.
 type loader struct {

@@ -15,6 +15,12 @@ const (
 	LabelManagedBy = "app.kubernetes.io/managed-by"
 	ManagedBy      = "gateway2tyk"
 	LabelAPIID     = "gateway2tyk.io/api-id"
+	// LabelOwner names the application that owns the API (config.Spec.Owner): the sync creates, updates and
+	// deletes only the APIs of the owners of its input.
+	LabelOwner = "gateway2tyk.io/owner"
+	// LabelComponent and ComponentSyncHook mark the objects of the Argo CD sync hook (package fn/hook).
+	LabelComponent    = "app.kubernetes.io/component"
+	ComponentSyncHook = "sync-hook"
 
 	AnnotationRoute      = "gateway2tyk.io/route"
 	AnnotationGateway    = "gateway2tyk.io/gateway"
@@ -28,13 +34,44 @@ const (
 	DocumentKey = "tyk-oas.json"
 )
 
-// IsEmitted reports whether an item is one that gateway2tyk emitted on an earlier run: such items are replaced
-// by this run's, so running the function on its own output changes nothing.
-func IsEmitted(node *yaml.RNode) bool {
-	labels := node.GetLabels()
-	_, hasID := labels[LabelAPIID]
-	return labels[LabelManagedBy] == ManagedBy && hasID
+// Part says whether an object is gateway2tyk's own output, and which part of it.
+type Part int
+
+// The parts of the output.
+const (
+	// NotOurs is any object gateway2tyk did not emit: an input.
+	NotOurs Part = iota
+	// OursAPI is the ConfigMap or TykOasApiDefinition of a rendered API (labelled with its API ID).
+	OursAPI
+	// OursSyncHook is an object of the Argo CD sync hook (package fn/hook).
+	OursSyncHook
+	// OursOther is labelled app.kubernetes.io/managed-by: gateway2tyk and is neither: never read as input, and
+	// never replaced either.
+	OursOther
+)
+
+// Ours is the one answer to "is this object ours?", from its labels: the reader skips every part of our output
+// (fn/read), a render replaces the APIs and the hook objects of an earlier run (Upsert, fn/hook.Without), and the
+// sync reads the APIs (sync/source). Whose API it is, among the applications that share a Tyk, is Owner's answer.
+func Ours(labels map[string]string) Part {
+	if labels[LabelManagedBy] != ManagedBy {
+		return NotOurs
+	}
+	if _, ok := labels[LabelAPIID]; ok {
+		return OursAPI
+	}
+	if labels[LabelComponent] == ComponentSyncHook {
+		return OursSyncHook
+	}
+	return OursOther
 }
+
+// Owner is the owner of an emitted API object (its LabelOwner), "" for one an older release emitted.
+func Owner(labels map[string]string) string { return labels[LabelOwner] }
+
+// IsEmitted reports whether an item is an API object that gateway2tyk emitted on an earlier run: such items are
+// replaced by this run's, so running the function on its own output changes nothing.
+func IsEmitted(node *yaml.RNode) bool { return Ours(node.GetLabels()) == OursAPI }
 
 // Upsert returns the items without those emitted by an earlier run, plus the newly emitted ones, sorted by
 // kind, namespace, name and apiVersion so that the output does not depend on the input order. Items that share

@@ -17,6 +17,7 @@ type API struct {
 	Gateway    string // "<ns>/<name>"
 	Hostname   string
 	Path       string
+	Owner      string // the application that owns the API (config.Spec.Owner)
 	Conditions string // JSON array
 	Document   []byte // the Tyk OAS document (JSON)
 }
@@ -57,11 +58,11 @@ func TykOasApiDefinition(api API) (*yaml.RNode, error) {
 }
 
 // The nodes of each object, keys aside (they are shared): objectNodes for what object builds (the object, its
-// apiVersion and kind, metadata, name, namespace, labels and their two values, annotations and their five), then
+// apiVersion and kind, metadata, name, namespace, labels and their three values, annotations and their five), then
 // the data mapping and the document, or spec, tykOAS, configmapRef and its three values. A builder made too small
 // allocates a second slice for the rest, which at fleet scale was 44 MB held until the output is written.
 const (
-	objectNodes     = 15
+	objectNodes     = 16
 	configMapNodes  = objectNodes + 2
 	definitionNodes = objectNodes + 6
 )
@@ -119,6 +120,7 @@ func (b *builder) object(apiVersion, kind string, api API) *yaml.Node {
 	labels.Content = make([]*yaml.Node, 0, 4)
 	appendField(labels, LabelManagedBy, setterValue(b.str(ManagedBy)))
 	appendField(labels, LabelAPIID, setterValue(b.str(api.ID)))
+	appendField(labels, LabelOwner, setterValue(b.str(api.Owner)))
 	appendField(meta, yaml.LabelsField, labels)
 	annotations := b.mapping()
 	annotations.Content = make([]*yaml.Node, 0, 10)
@@ -148,7 +150,7 @@ var fieldKeys, strKeys = map[string]*yaml.Node{}, map[string]*yaml.Node{}
 func init() {
 	for _, k := range []string{"apiVersion", "kind", yaml.MetadataField, yaml.NameField, yaml.NamespaceField,
 		yaml.LabelsField, yaml.AnnotationsField, "data", "spec", "tykOAS", "configmapRef",
-		LabelManagedBy, LabelAPIID, AnnotationConditions, AnnotationGateway, AnnotationHostname, AnnotationPath,
+		LabelManagedBy, LabelAPIID, LabelOwner, AnnotationConditions, AnnotationGateway, AnnotationHostname, AnnotationPath,
 		AnnotationRoute} {
 		fieldKeys[k] = &yaml.Node{Kind: yaml.ScalarNode, Value: k}
 	}

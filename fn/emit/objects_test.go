@@ -51,7 +51,7 @@ func setterObject(apiVersion, kind string, api API) (*yaml.RNode, error) {
 	if err := node.SetNamespace(api.Namespace); err != nil {
 		return nil, err
 	}
-	if err := node.SetLabels(map[string]string{LabelManagedBy: ManagedBy, LabelAPIID: api.ID}); err != nil {
+	if err := node.SetLabels(map[string]string{LabelManagedBy: ManagedBy, LabelAPIID: api.ID, LabelOwner: api.Owner}); err != nil {
 		return nil, err
 	}
 	return node, node.SetAnnotations(map[string]string{
@@ -85,7 +85,7 @@ func randomAPI(r *rand.Rand) API {
 		}
 		return b.String()
 	}
-	return API{ID: pick(), Namespace: pick(), Route: pick(), Gateway: pick(), Hostname: pick(), Path: pick(),
+	return API{ID: pick(), Namespace: pick(), Route: pick(), Gateway: pick(), Hostname: pick(), Path: pick(), Owner: pick(),
 		Conditions: pick(), Document: []byte(pick())}
 }
 
@@ -97,7 +97,7 @@ func TestObjectsAreTheSettersNodes(t *testing.T) {
 		apis = append(apis, randomAPI(r))
 	}
 	for _, s := range trickyStrings {
-		apis = append(apis, API{ID: s, Namespace: s, Route: s, Gateway: s, Hostname: s, Path: s, Conditions: s, Document: []byte(s)})
+		apis = append(apis, API{ID: s, Namespace: s, Route: s, Gateway: s, Hostname: s, Path: s, Owner: s, Conditions: s, Document: []byte(s)})
 	}
 	for i, api := range apis {
 		for _, c := range []struct {
@@ -145,7 +145,7 @@ func stringMap(keyValues ...string) *yaml.Node {
 }
 
 var benchAPI = API{ID: "gwapi-0123456789abcdef0123", Namespace: "team-0001", Route: "team-0001/api-000017",
-	Gateway: "gateways/edge-1", Hostname: "api-000017.gw1.example.com", Path: "/000017/v1",
+	Gateway: "gateways/edge-1", Hostname: "api-000017.gw1.example.com", Path: "/000017/v1", Owner: "apps.team-0001",
 	Conditions: `[{"message":"the APIs of the route are rendered","observedGeneration":0,"reason":"Accepted","status":"True","type":"Accepted"}]`,
 	Document:   []byte(strings.Repeat("{\n  \"key\": \"value\"\n}\n", 200))}
 
@@ -170,7 +170,7 @@ func BenchmarkConfigMapSetters(b *testing.B) {
 // TestObjectsFitTheirBuilder checks the node counts the builders are sized with: every node of an emitted object
 // that is not a shared key is one the builder handed out, and there are exactly as many as it was sized for.
 func TestObjectsFitTheirBuilder(t *testing.T) {
-	api := API{ID: "gwapi-1", Namespace: "team-a", Route: "team-a/r", Gateway: "gw/edge", Hostname: "a.example.com",
+	api := API{ID: "gwapi-1", Namespace: "team-a", Route: "team-a/r", Gateway: "gw/edge", Hostname: "a.example.com", Owner: "team-a",
 		Path: "/", Conditions: "[]", Document: []byte("{}\n")}
 	shared := map[*yaml.Node]bool{}
 	for _, n := range fieldKeys {

@@ -1,8 +1,9 @@
 // Package hook emits, when the function config asks for it (spec.syncHook.enabled), the Argo CD PostSync hook
-// that pushes the rendered APIs to Tyk: a Job named gateway2tyk-sync, annotated argocd.argoproj.io/hook:
-// PostSync and argocd.argoproj.io/hook-delete-policy: BeforeHookCreation,HookSucceeded, that runs
-// `gateway2tyk sync --operator-context NS/NAME --namespace NS...` from the project's image, with the ServiceAccount,
-// Roles and RoleBindings it needs and nothing more:
+// that pushes the rendered APIs to Tyk: a Job named gateway2tyk-sync (gateway2tyk-sync-<owner> for an owner other
+// than config.FallbackOwner, NameFor), annotated argocd.argoproj.io/hook: PostSync and
+// argocd.argoproj.io/hook-delete-policy: BeforeHookCreation,HookSucceeded, that runs
+// `gateway2tyk sync --operator-context NS/NAME --owner OWNER --namespace NS...` from the project's image, with the
+// ServiceAccount, Roles and RoleBindings it needs and nothing more:
 //
 //   - in every namespace the sync covers: get and list ConfigMaps. RBAC cannot restrict a list to a label
 //     selector, so the hook can read every ConfigMap of those namespaces, although the sync only asks for those
@@ -25,11 +26,16 @@
 // app.kubernetes.io/component: sync-hook, which is how a later run recognises and replaces them.
 //
 // The namespaces the sync covers are spec.syncHook.namespaces, else those of the HTTPRoutes in the input. The
-// sync deletes only APIs of routes in those namespaces; a namespace whose last route is removed from git
-// drops out of the default, so its APIs stay until it is listed in spec.syncHook.namespaces.
+// sync reads only the ConfigMaps of its owner (--owner) and deletes only its owner's APIs of routes in those
+// namespaces; a namespace whose last route is removed from git drops out of the default, so its APIs stay until
+// it is listed in spec.syncHook.namespaces. Two applications that share a Tyk (and so, often, an OperatorContext
+// and the namespace of their Jobs) have hooks of different names, one per owner, so that neither application's
+// Argo CD sync replaces or prunes the other's Job, ServiceAccount or Roles.
 package hook
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"sort"
 	"strings"
@@ -41,20 +47,22 @@ import (
 	k8syaml "sigs.k8s.io/yaml"
 
 	"github.com/gateway2tyk/gateway2tyk/fn/config"
+	"github.com/gateway2tyk/gateway2tyk/fn/emit"
 	"github.com/gateway2tyk/gateway2tyk/fn/inventory"
 	"github.com/gateway2tyk/gateway2tyk/fn/tykapi"
 )
 
 // Names, labels and annotations of the hook objects.
 const (
-	// Name is the fixed name of the Job, the ServiceAccount, the Roles and the RoleBindings.
+	// Name is the name of the Job, the ServiceAccount, the Roles and the RoleBindings of the fallback owner
+	// (config.FallbackOwner); NameFor names those of any owner.
 	Name = "gateway2tyk-sync"
 
-	LabelManagedBy = "app.kubernetes.io/managed-by"
-	ManagedBy      = "gateway2tyk"
+	LabelManagedBy = emit.LabelManagedBy
+	ManagedBy      = emit.ManagedBy
 	LabelName      = "app.kubernetes.io/name"
-	LabelComponent = "app.kubernetes.io/component"
-	Component      = "sync-hook"
+	LabelComponent = emit.LabelComponent
+	Component      = emit.ComponentSyncHook
 
 	AnnotationHook         = "argocd.argoproj.io/hook"
 	HookPostSync           = "PostSync"
@@ -69,9 +77,36 @@ type API struct {
 }
 
 // IsHook reports whether an item is a hook object emitted by an earlier run.
-func IsHook(n *yaml.RNode) bool {
-	l := n.GetLabels()
-	return l[LabelManagedBy] == ManagedBy && l[LabelComponent] == Component
+func IsHook(n *yaml.RNode) bool { return emit.Ours(n.GetLabels()) == emit.OursSyncHook }
+
+// maxName is the longest name the hook's objects get: the Job's name is the value of its Pods' label job-name,
+// and a label value has at most 63 characters.
+const maxName = 63
+
+// NameFor is the name of the hook objects of an owner: Name for config.FallbackOwner (so that the name a
+// release before owners gave them stays), else Name-<owner> in lower case with '.' and '_' written '-'; a name
+// longer than maxName keeps the end of the owner and 8 hex digits of its SHA-256.
+func NameFor(owner string) string {
+	if owner == "" || owner == config.FallbackOwner {
+		return Name
+	}
+	s := strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '-':
+			return r
+		case r >= 'A' && r <= 'Z':
+			return r + ('a' - 'A')
+		}
+		return '-'
+	}, owner)
+	name := Name + "-" + s
+	if len(name) > maxName {
+		sum := sha256.Sum256([]byte(owner))
+		suffix := "-" + hex.EncodeToString(sum[:4])
+		tail := strings.TrimLeft(s[len(s)-(maxName-len(Name)-1-len(suffix)):], "-")
+		name = Name + "-" + tail + suffix
+	}
+	return name
 }
 
 // Without returns the items that are not hook objects, so that a run on its own output replaces them.
@@ -90,7 +125,7 @@ func Without(items []*yaml.RNode) []*yaml.RNode {
 //
 // withStatus are the Gateway API objects the render wrote a status on: with spec.syncHook.writeStatus, those the
 // hook writes the status of.
-func Build(h config.SyncHook, controllerName string, inv *inventory.Inventory, apis []API, withStatus ...inventory.Key) ([]*yaml.RNode, framework.Results) {
+func Build(h config.SyncHook, owner, controllerName string, inv *inventory.Inventory, apis []API, withStatus ...inventory.Key) ([]*yaml.RNode, framework.Results) {
 	if !h.Enabled {
 		return nil, nil
 	}
@@ -149,7 +184,7 @@ func Build(h config.SyncHook, controllerName string, inv *inventory.Inventory, a
 		}
 	}
 
-	args := []string{"sync", "--operator-context", ctxKey.String()}
+	args := []string{"sync", "--operator-context", ctxKey.String(), "--owner", owner}
 	for _, ns := range scope {
 		args = append(args, "--namespace", ns)
 	}
@@ -174,14 +209,15 @@ func Build(h config.SyncHook, controllerName string, inv *inventory.Inventory, a
 			}
 		}
 	}
-	objs := []map[string]any{serviceAccount(jobNS)}
+	name := NameFor(owner)
+	objs := []map[string]any{serviceAccount(name, jobNS)}
 	for _, ns := range perms.namespaces() {
-		objs = append(objs, role(ns, perms[ns]), roleBinding(ns, jobNS))
+		objs = append(objs, role(name, ns, perms[ns]), roleBinding(name, ns, jobNS))
 	}
 	if len(classes) > 0 {
-		objs = append(objs, clusterRole(jobNS, classes), clusterRoleBinding(jobNS))
+		objs = append(objs, clusterRole(name, jobNS, classes), clusterRoleBinding(name, jobNS))
 	}
-	objs = append(objs, job(jobNS, h.Image, args))
+	objs = append(objs, job(name, jobNS, h.Image, args))
 	nodes := make([]*yaml.RNode, 0, len(objs))
 	for _, o := range objs {
 		b, err := k8syaml.Marshal(o)
@@ -302,15 +338,15 @@ func labels() map[string]any {
 	return map[string]any{LabelManagedBy: ManagedBy, LabelName: ManagedBy, LabelComponent: Component}
 }
 
-func metadata(ns string) map[string]any {
-	return map[string]any{"name": Name, "namespace": ns, "labels": labels()}
+func metadata(name, ns string) map[string]any {
+	return map[string]any{"name": name, "namespace": ns, "labels": labels()}
 }
 
-func serviceAccount(ns string) map[string]any {
-	return map[string]any{"apiVersion": "v1", "kind": "ServiceAccount", "metadata": metadata(ns)}
+func serviceAccount(name, ns string) map[string]any {
+	return map[string]any{"apiVersion": "v1", "kind": "ServiceAccount", "metadata": metadata(name, ns)}
 }
 
-func role(ns string, g *grant) map[string]any {
+func role(name, ns string, g *grant) map[string]any {
 	var rules []any
 	if g.configMaps {
 		// RBAC cannot limit a list to a label selector: the sync lists with
@@ -342,7 +378,7 @@ func role(ns string, g *grant) map[string]any {
 		rules = append(rules, map[string]any{"apiGroups": []any{"discovery.k8s.io"}, "resources": []any{"endpointslices"},
 			"verbs": []any{"list"}})
 	}
-	return map[string]any{"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "Role", "metadata": metadata(ns),
+	return map[string]any{"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "Role", "metadata": metadata(name, ns),
 		"rules": rules}
 }
 
@@ -370,35 +406,35 @@ func union(a, b map[string]bool) map[string]bool {
 }
 
 // clusterRoleName is the ClusterRole of the GatewayClasses' status: cluster-scoped, so its name says whose it is.
-func clusterRoleName(jobNS string) string { return Name + "-" + jobNS }
+func clusterRoleName(name, jobNS string) string { return name + "-" + jobNS }
 
 // clusterRole lets the status writer get the GatewayClasses and patch their status, by name.
-func clusterRole(jobNS string, classes map[string]bool) map[string]any {
-	md := metadata("")
+func clusterRole(name, jobNS string, classes map[string]bool) map[string]any {
+	md := metadata(name, "")
 	delete(md, "namespace")
-	md["name"] = clusterRoleName(jobNS)
+	md["name"] = clusterRoleName(name, jobNS)
 	return map[string]any{"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRole", "metadata": md,
 		"rules": []any{namedRule(gwv1.GroupName, "gatewayclasses", "get", classes),
 			namedRule(gwv1.GroupName, "gatewayclasses/status", "patch", classes)}}
 }
 
-func clusterRoleBinding(jobNS string) map[string]any {
-	md := metadata("")
+func clusterRoleBinding(name, jobNS string) map[string]any {
+	md := metadata(name, "")
 	delete(md, "namespace")
-	md["name"] = clusterRoleName(jobNS)
+	md["name"] = clusterRoleName(name, jobNS)
 	return map[string]any{"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRoleBinding", "metadata": md,
-		"roleRef":  map[string]any{"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": clusterRoleName(jobNS)},
-		"subjects": []any{map[string]any{"kind": "ServiceAccount", "name": Name, "namespace": jobNS}}}
+		"roleRef":  map[string]any{"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": clusterRoleName(name, jobNS)},
+		"subjects": []any{map[string]any{"kind": "ServiceAccount", "name": name, "namespace": jobNS}}}
 }
 
-func roleBinding(ns, saNS string) map[string]any {
-	return map[string]any{"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "RoleBinding", "metadata": metadata(ns),
-		"roleRef":  map[string]any{"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": Name},
-		"subjects": []any{map[string]any{"kind": "ServiceAccount", "name": Name, "namespace": saNS}}}
+func roleBinding(name, ns, saNS string) map[string]any {
+	return map[string]any{"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "RoleBinding", "metadata": metadata(name, ns),
+		"roleRef":  map[string]any{"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": name},
+		"subjects": []any{map[string]any{"kind": "ServiceAccount", "name": name, "namespace": saNS}}}
 }
 
-func job(ns, image string, args []string) map[string]any {
-	md := metadata(ns)
+func job(name, ns, image string, args []string) map[string]any {
+	md := metadata(name, ns)
 	md["annotations"] = map[string]any{AnnotationHook: HookPostSync, AnnotationDeletePolicy: DeletePolicy}
 	argv := make([]any, len(args))
 	for i, a := range args {
@@ -411,7 +447,7 @@ func job(ns, image string, args []string) map[string]any {
 		"template": map[string]any{
 			"metadata": map[string]any{"labels": labels()},
 			"spec": map[string]any{
-				"serviceAccountName": Name,
+				"serviceAccountName": name,
 				"restartPolicy":      "Never",
 				"securityContext": map[string]any{"runAsNonRoot": true, "runAsUser": int64(65534), "runAsGroup": int64(65534),
 					"seccompProfile": map[string]any{"type": "RuntimeDefault"}},

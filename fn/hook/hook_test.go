@@ -143,7 +143,7 @@ func TestSettings(t *testing.T) {
 	rl := render(t, withSpec(t, `  spec:
     syncHook: {enabled: true, image: g:1, context: platform/tyk, namespace: ops, namespaces: [shop]}
 `))
-	assert.Equal(t, []string{"sync", "--operator-context", "platform/tyk", "--namespace", "shop"}, jobArgs(t, rl.Items))
+	assert.Equal(t, []string{"sync", "--operator-context", "platform/tyk", "--owner", "gateway2tyk", "--namespace", "shop"}, jobArgs(t, rl.Items))
 	var kinds []string
 	for _, n := range hookObjects(rl.Items) {
 		kinds = append(kinds, n.GetKind()+" "+n.GetNamespace())
@@ -225,7 +225,7 @@ func TestWriteStatus(t *testing.T) {
 	for _, r := range rl.Results {
 		assert.NotEqual(t, framework.Error, r.Severity, r.String())
 	}
-	assert.Equal(t, []string{"sync", "--operator-context", "tyk/dashboard", "--namespace", "blog", "--namespace", "shop",
+	assert.Equal(t, []string{"sync", "--operator-context", "tyk/dashboard", "--owner", "gateway2tyk", "--namespace", "blog", "--namespace", "shop",
 		"--write-status", "--status-object", "Gateway/gateways/edge", "--status-object", "GatewayClass/tyk",
 		"--status-object", "HTTPRoute/blog/posts", "--status-object", "HTTPRoute/shop/cart"}, jobArgs(t, rl.Items))
 	var rbac []*yaml.RNode
@@ -246,4 +246,31 @@ func TestWriteStatus(t *testing.T) {
 	assert.NotContains(t, got, "- httproutes\n  verbs:\n  - list")
 	assert.Equal(t, 4, strings.Count(got, "- patch"), "one per object")
 	assert.Equal(t, 4, strings.Count(got, "/status\n"))
+}
+
+// TestHookPerOwner: the hooks of two applications (two owners) that share an OperatorContext, and so the
+// namespace of their Jobs, have names of their own and sync only their own owner's APIs, so that neither
+// application's Argo CD sync replaces or prunes the other's; the fallback owner keeps the name releases before
+// owners gave the hook.
+func TestHookPerOwner(t *testing.T) {
+	names, total := map[string]bool{}, 0
+	for _, owner := range []string{"examples.basic", "apps.team_b", "gateway2tyk"} {
+		rl := render(t, withSpec(t, "  spec:\n    owner: "+owner+"\n    syncHook: {enabled: true, image: g:1, context: platform/tyk, namespaces: [shop]}\n"))
+		args := jobArgs(t, rl.Items)
+		assert.Equal(t, []string{"sync", "--operator-context", "platform/tyk", "--owner", owner, "--namespace", "shop"}, args)
+		objs := hookObjects(rl.Items)
+		require.NotEmpty(t, objs)
+		total += len(objs)
+		for _, n := range objs {
+			assert.Equal(t, hook.NameFor(owner), n.GetName(), "%s %s", n.GetKind(), owner)
+			names[n.GetKind()+" "+n.GetNamespace()+"/"+n.GetName()] = true
+		}
+	}
+	assert.Equal(t, "gateway2tyk-sync-examples-basic", hook.NameFor("examples.basic"))
+	assert.Equal(t, "gateway2tyk-sync-apps-team-b", hook.NameFor("apps.team_b"))
+	assert.Equal(t, hook.Name, hook.NameFor("gateway2tyk"))
+	long := hook.NameFor(strings.Repeat("a", 60) + ".b")
+	assert.LessOrEqual(t, len(long), 63)
+	assert.NotEqual(t, long, hook.NameFor(strings.Repeat("a", 60)+".c"), "long owners still differ")
+	assert.Len(t, names, total, "the three owners' ServiceAccounts, Roles, RoleBindings and Jobs: none shared")
 }

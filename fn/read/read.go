@@ -19,16 +19,10 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/gateway2tyk/gateway2tyk/fn/apiserver"
+	"github.com/gateway2tyk/gateway2tyk/fn/emit"
 	"github.com/gateway2tyk/gateway2tyk/fn/inventory"
 	"github.com/gateway2tyk/gateway2tyk/fn/parallel"
 	"github.com/gateway2tyk/gateway2tyk/fn/tykapi"
-)
-
-// ManagedByLabel marks the objects that gateway2tyk emits. The reader skips them: they are its own output from
-// an earlier run, and are replaced, never read as input.
-const (
-	ManagedByLabel = "app.kubernetes.io/managed-by"
-	ManagedByValue = "gateway2tyk"
 )
 
 // Problem is an item that cannot be read as its kind. Field is the path of the offending field, empty when the
@@ -128,7 +122,8 @@ func readItem(node *yaml.RNode, channel apiserver.Channel) itemRead {
 		return itemRead{skip: true}
 	}
 	key := inventory.Key{Group: group, Kind: meta.Kind, Namespace: meta.Namespace, Name: meta.Name}
-	if meta.Labels[ManagedByLabel] == ManagedByValue {
+	// The render's own output from an earlier run is replaced, never read as input.
+	if emit.Ours(meta.Labels) != emit.NotOurs {
 		return itemRead{skip: true}
 	}
 	if !contains(k.versions, version) {

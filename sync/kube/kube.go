@@ -14,13 +14,16 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/selection"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/clientcmd"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/gateway2tyk/gateway2tyk/fn/emit"
 	"github.com/gateway2tyk/gateway2tyk/fn/tykapi"
 )
 
@@ -82,15 +85,24 @@ func (c *Cluster) ctx(parent context.Context) (context.Context, context.CancelFu
 	return context.WithTimeout(parent, t)
 }
 
-// ConfigMaps lists the rendered ConfigMaps of the namespaces (every namespace when none is given).
-func (c *Cluster) ConfigMaps(parent context.Context, namespaces []string) ([]corev1.ConfigMap, error) {
+// ConfigMaps lists the rendered ConfigMaps of the namespaces (every namespace when none is given), of one owner
+// when owner is set.
+func (c *Cluster) ConfigMaps(parent context.Context, namespaces []string, owner string) ([]corev1.ConfigMap, error) {
 	if len(namespaces) == 0 {
 		namespaces = []string{metav1.NamespaceAll}
+	}
+	selector := RenderedSelector
+	if owner != "" {
+		req, err := labels.NewRequirement(emit.LabelOwner, selection.Equals, []string{owner})
+		if err != nil {
+			return nil, fmt.Errorf("owner %q: %w", owner, err)
+		}
+		selector += "," + req.String()
 	}
 	var out []corev1.ConfigMap
 	for _, ns := range namespaces {
 		ctx, cancel := c.ctx(parent)
-		list, err := c.Core.CoreV1().ConfigMaps(ns).List(ctx, metav1.ListOptions{LabelSelector: RenderedSelector})
+		list, err := c.Core.CoreV1().ConfigMaps(ns).List(ctx, metav1.ListOptions{LabelSelector: selector})
 		cancel()
 		if err != nil {
 			where := "every namespace"

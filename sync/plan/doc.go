@@ -7,8 +7,8 @@
 // The sync deletes only APIs it created. Before an API is sent to Tyk, the sync stamps its document with a
 // top-level OpenAPI specification extension of its own:
 //
-//	"x-gateway2tyk": {"managedBy": "gateway2tyk", "route": "shop/checkout", "gateway": "shop/edge",
-//	                  "hostname": "checkout.example.com", "path": "/checkout"}
+//	"x-gateway2tyk": {"managedBy": "gateway2tyk", "owner": "examples.basic", "route": "shop/checkout",
+//	                  "gateway": "shop/edge", "hostname": "checkout.example.com", "path": "/checkout"}
 //
 // An API on the target is ours exactly when its document carries x-gateway2tyk.managedBy = "gateway2tyk" and its
 // ID (x-tyk-api-gateway.info.id) starts with "gwapi-". The ID prefix alone is not enough: anyone may choose such an
@@ -22,6 +22,13 @@
 //
 // An API that is rendered but exists on the target without the marker (a foreign API with the same ID) is never
 // overwritten: its action is blocked and reported as a failure.
+//
+// The owner is the application that rendered the API (fn/config: spec.owner, else the application's directory
+// in its repository), so that many applications share one Tyk: a plan acts for the owners of its input (and
+// Scope.Owner) only. Another owner's API is never updated or deleted; one the input renders too is a Conflict,
+// blocked. An API whose marker has no owner (a release before owners made it) is adopted by the owner that
+// renders it (updated with its owner) and deleted by nobody else. Plan.DeletesAll names the owners whose every API
+// the plan deletes, which the sync refuses unless told it is meant.
 //
 // # Normalisation
 //

@@ -21,10 +21,13 @@ const (
 // Marker is what the sync writes into every API it sends, and what it reads back to know an API is its own.
 type Marker struct {
 	ManagedBy string `json:"managedBy"`
-	Route     string `json:"route"`
-	Gateway   string `json:"gateway"`
-	Hostname  string `json:"hostname"`
-	Path      string `json:"path"`
+	// Owner is the application that owns the API (the render's label gateway2tyk.io/owner); "" in the marker of
+	// an API that a release before owners made.
+	Owner    string `json:"owner,omitempty"`
+	Route    string `json:"route"`
+	Gateway  string `json:"gateway"`
+	Hostname string `json:"hostname"`
+	Path     string `json:"path"`
 }
 
 // Namespace is the namespace of the marker's route, which scopes ownership.
@@ -55,6 +58,8 @@ const (
 	Update    Action = "update"
 	Delete    Action = "delete"
 	Unchanged Action = "unchanged"
+	// Conflict is a rendered API whose ID the target gives to an API of another owner: never written.
+	Conflict Action = "conflict"
 )
 
 // Item is one API's action.
@@ -62,17 +67,33 @@ type Item struct {
 	Action Action
 	ID     string
 	Route  string
+	// Owner is the owner of the API: the rendered one's, or for a delete the target's.
+	Owner string
 	// Where is the API's hostname and path (the marker's), which tell apart the APIs of one route.
 	Where string
 	// Body is the document to send (with the marker) for create and update.
 	Body []byte
 	// Blocked, when set, says why the action must not be carried out; a blocked action counts as failed.
 	Blocked string
+	// Adopts is set on the update of an API made before owners (its marker has none), which the sync makes its
+	// owner's.
+	Adopts bool
 }
 
-// Scope limits a sync to the APIs of routes in some namespaces; the zero Scope is every namespace.
+// Other is an API of the target that the plan leaves alone because another owner has it, or none does (made
+// before owners, and not rendered by this input's owners).
+type Other struct {
+	ID, Route, Where string
+	Owner            string // "" for an API made before owners
+}
+
+// Scope limits a sync to the APIs of routes in some namespaces, and to one owner; the zero Scope is every
+// namespace and the owners of the input.
 type Scope struct {
 	Namespaces []string
+	// Owner, when set, is the one owner whose APIs the sync reads, creates, updates and deletes (even when the
+	// input holds none of them: then it deletes them all, which the guard refuses unless it is meant).
+	Owner string
 }
 
 // Contains reports whether a namespace is in the scope.
@@ -102,6 +123,30 @@ type Input struct {
 // Plan is the list of actions, sorted by route and API ID.
 type Plan struct {
 	Items []Item
+	// Owners are the owners the plan acts for, sorted: those of the input's APIs, and Scope.Owner.
+	Owners []string
+	// Had counts, per owner of Owners, the APIs it had on the target in the scope before the plan.
+	Had map[string]int
+	// Others are the target's APIs in the scope left alone because they are not the Owners', sorted like Items.
+	Others []Other
+}
+
+// DeletesAll returns the owners whose every API on the target (in the scope) the plan deletes: what an empty
+// or wrong input asks for far more often than what is meant, even when the plan creates others for it.
+func (p *Plan) DeletesAll() []string {
+	deletes := map[string]int{}
+	for _, it := range p.Items {
+		if it.Action == Delete {
+			deletes[it.Owner]++
+		}
+	}
+	var out []string
+	for _, o := range p.Owners {
+		if p.Had[o] > 0 && deletes[o] == p.Had[o] {
+			out = append(out, o)
+		}
+	}
+	return out
 }
 
 // Count returns how many items have the action.
@@ -117,21 +162,39 @@ func (p *Plan) Count(a Action) int {
 
 // Make compares the desired APIs with the target's and returns the plan. It fails only when a rendered document
 // is not a JSON object.
+//
+// Ownership (see the package documentation): the plan acts for the owners of the input's APIs (and Scope.Owner).
+// It creates, updates and deletes only their APIs. A rendered API whose ID the target gives to another owner's API
+// is a conflict, never written; one whose marker has no owner (made before owners) is adopted: updated with its
+// owner in the marker. An API of the target that none of the plan's owners renders is deleted only when one of
+// them owns it; those of other owners, and those without an owner, are left alone (Others).
 func Make(in Input) (*Plan, error) {
 	actual := make(map[string]Actual, len(in.Actual))
 	for _, a := range in.Actual {
 		actual[a.ID] = a
 	}
+	owners := map[string]bool{}
+	if in.Scope.Owner != "" {
+		owners[in.Scope.Owner] = true
+	}
+	for _, d := range in.Desired {
+		owners[d.Marker.Owner] = true
+	}
 	desired := make(map[string]bool, len(in.Desired))
-	p := &Plan{}
+	p := &Plan{Had: map[string]int{}}
+	for o := range owners {
+		p.Owners = append(p.Owners, o)
+	}
+	sort.Strings(p.Owners)
 	for _, d := range in.Desired {
 		desired[d.ID] = true
 		body, err := Stamp(d.Document, d.Marker)
 		if err != nil {
 			return nil, fmt.Errorf("API %s (route %s): %w", d.ID, d.Marker.Route, err)
 		}
-		it := Item{ID: d.ID, Route: d.Marker.Route, Where: d.Marker.Hostname + d.Marker.Path, Body: body}
+		it := Item{ID: d.ID, Route: d.Marker.Route, Owner: d.Marker.Owner, Where: d.Marker.Hostname + d.Marker.Path, Body: body}
 		a, exists := actual[d.ID]
+		m, _ := ReadMarker(a.Document)
 		switch {
 		case !exists:
 			it.Action = Create
@@ -139,29 +202,48 @@ func Make(in Input) (*Plan, error) {
 			it.Action = Update
 			it.Blocked = "an API with this ID exists on the target without the " + MarkerKey +
 				" marker (gateway2tyk did not create it): not overwritten"
+		case m.Owner != "" && m.Owner != d.Marker.Owner:
+			it.Action = Conflict
+			it.Blocked = fmt.Sprintf("the target's API with this ID is owner %s's (route %s): not overwritten; "+
+				"two applications render the same route, or it moves between them (README: moving an API "+
+				"between owners)", m.Owner, m.Route)
 		case Equal(body, a.Document):
 			it.Action = Unchanged
 		default:
 			it.Action = Update
+			it.Adopts = m.Owner == ""
 		}
 		p.Items = append(p.Items, it)
 	}
 	for _, a := range in.Actual {
-		if desired[a.ID] {
-			continue
-		}
 		m, ok := ReadMarker(a.Document)
 		if !ok || !strings.HasPrefix(a.ID, IDPrefix) || !in.Scope.Contains(m.Namespace()) {
 			continue // foreign, or another scope's: never touched
 		}
-		p.Items = append(p.Items, Item{Action: Delete, ID: a.ID, Route: m.Route, Where: m.Hostname + m.Path,
-			Blocked: in.WithholdDeletes})
+		if owners[m.Owner] {
+			p.Had[m.Owner]++
+		}
+		if desired[a.ID] {
+			continue
+		}
+		if !owners[m.Owner] || m.Owner == "" {
+			p.Others = append(p.Others, Other{ID: a.ID, Route: m.Route, Where: m.Hostname + m.Path, Owner: m.Owner})
+			continue
+		}
+		p.Items = append(p.Items, Item{Action: Delete, ID: a.ID, Route: m.Route, Owner: m.Owner,
+			Where: m.Hostname + m.Path, Blocked: in.WithholdDeletes})
 	}
 	sort.SliceStable(p.Items, func(i, j int) bool {
 		if p.Items[i].Route != p.Items[j].Route {
 			return p.Items[i].Route < p.Items[j].Route
 		}
 		return p.Items[i].ID < p.Items[j].ID
+	})
+	sort.Slice(p.Others, func(i, j int) bool {
+		if p.Others[i].Route != p.Others[j].Route {
+			return p.Others[i].Route < p.Others[j].Route
+		}
+		return p.Others[i].ID < p.Others[j].ID
 	})
 	return p, nil
 }
@@ -173,9 +255,13 @@ func Stamp(doc []byte, m Marker) ([]byte, error) {
 		return nil, err
 	}
 	m.ManagedBy = ManagedBy
-	obj[MarkerKey] = map[string]any{
+	marker := map[string]any{
 		"managedBy": m.ManagedBy, "route": m.Route, "gateway": m.Gateway, "hostname": m.Hostname, "path": m.Path,
 	}
+	if m.Owner != "" {
+		marker["owner"] = m.Owner
+	}
+	obj[MarkerKey] = marker
 	return encode(obj)
 }
 

@@ -86,7 +86,7 @@ func replace(s, old, new string) string {
 
 func TestMake(t *testing.T) {
 	mk := func(id, route, upstream string) Desired {
-		return Desired{ID: id, Marker: Marker{Route: route}, Document: []byte(
+		return Desired{ID: id, Marker: Marker{Route: route, Owner: "app"}, Document: []byte(
 			`{"x-tyk-api-gateway":{"info":{"id":"` + id + `"},"upstream":{"url":"` + upstream + `"}}}`)}
 	}
 	stamped := func(d Desired) Actual {
@@ -126,10 +126,89 @@ func TestMake(t *testing.T) {
 	}, got)
 	assert.Equal(t, 1, p.Count(Delete))
 
-	p, err = Make(Input{Actual: []Actual{stamped(gone)}, WithholdDeletes: "withheld: because"})
+	p, err = Make(Input{Actual: []Actual{stamped(gone)}, Scope: Scope{Owner: "app"}, WithholdDeletes: "withheld: because"})
 	require.NoError(t, err)
 	require.Len(t, p.Items, 1)
 	assert.Equal(t, "withheld: because", p.Items[0].Blocked)
+}
+
+// TestMakeOwners: a plan acts for its input's owners only. Another owner's API is never updated or deleted, even
+// when the input renders one of the same ID (a conflict); an API made before owners is adopted by the owner that
+// renders it and deleted by nobody; an owner's API no longer rendered is deleted; the guard's counts are per owner.
+func TestMakeOwners(t *testing.T) {
+	doc := func(id, upstream string) []byte {
+		return []byte(`{"x-tyk-api-gateway":{"info":{"id":"` + id + `"},"upstream":{"url":"` + upstream + `"}}}`)
+	}
+	mk := func(id, owner string) Desired {
+		return Desired{ID: id, Marker: Marker{Route: "shop/" + id, Owner: owner}, Document: doc(id, "u")}
+	}
+	on := func(d Desired, upstream string) Actual {
+		b, err := Stamp(doc(d.ID, upstream), d.Marker)
+		require.NoError(t, err)
+		return Actual{ID: d.ID, Document: b}
+	}
+	mine, minesGone := mk("gwapi-mine", "team-a"), mk("gwapi-mine-gone", "team-a")
+	theirs, theirsRendered := mk("gwapi-theirs", "team-b"), mk("gwapi-both", "team-b")
+	legacy, legacyGone := mk("gwapi-legacy", ""), mk("gwapi-legacy-gone", "")
+	actual := []Actual{on(mine, "old"), on(minesGone, "u"), on(theirs, "u"), on(theirsRendered, "u"), on(legacy, "u"),
+		on(legacyGone, "u")}
+	p, err := Make(Input{
+		Desired: []Desired{mine, mk("gwapi-both", "team-a"), mk("gwapi-legacy", "team-a")},
+		Actual:  actual,
+	})
+	require.NoError(t, err)
+	got := map[string]string{}
+	for _, it := range p.Items {
+		got[it.ID] = string(it.Action) + " " + it.Owner
+		if it.Adopts {
+			got[it.ID] += " adopts"
+		}
+		if it.Blocked != "" {
+			got[it.ID] += " blocked"
+		}
+	}
+	assert.Equal(t, map[string]string{
+		"gwapi-mine":      "update team-a",
+		"gwapi-mine-gone": "delete team-a",
+		"gwapi-both":      "conflict team-a blocked",
+		"gwapi-legacy":    "update team-a adopts",
+	}, got)
+	assert.Equal(t, []string{"team-a"}, p.Owners)
+	assert.Equal(t, []Other{
+		{ID: "gwapi-legacy-gone", Route: "shop/gwapi-legacy-gone"},
+		{ID: "gwapi-theirs", Route: "shop/gwapi-theirs", Owner: "team-b"},
+	}, p.Others)
+	assert.Equal(t, map[string]int{"team-a": 2}, p.Had)
+	assert.Empty(t, p.DeletesAll(), "team-a keeps one of its two APIs")
+	var adopted Marker
+	for _, it := range p.Items {
+		if it.ID == "gwapi-legacy" {
+			adopted, _ = ReadMarker(it.Body)
+		}
+	}
+	assert.Equal(t, "team-a", adopted.Owner, "the adopting update writes the owner into the marker")
+
+	// An input of team-b that renders neither of its APIs (but something else): it deletes both, and only
+	// them, which is every API team-b has, so the guard names it even though the plan creates one.
+	p, err = Make(Input{Desired: []Desired{mk("gwapi-new", "team-b")}, Actual: actual})
+	require.NoError(t, err)
+	var deleted []string
+	for _, it := range p.Items {
+		if it.Action == Delete {
+			deleted = append(deleted, it.ID)
+		}
+	}
+	assert.Equal(t, []string{"gwapi-both", "gwapi-theirs"}, deleted)
+	assert.Equal(t, []string{"team-b"}, p.DeletesAll())
+
+	// An empty input acts for nobody, unless the scope names the owner.
+	p, err = Make(Input{Actual: actual})
+	require.NoError(t, err)
+	assert.Empty(t, p.Items)
+	p, err = Make(Input{Actual: actual, Scope: Scope{Owner: "team-a"}})
+	require.NoError(t, err)
+	assert.Equal(t, 2, p.Count(Delete))
+	assert.Equal(t, []string{"team-a"}, p.DeletesAll())
 }
 
 func TestCertificateIDs(t *testing.T) {

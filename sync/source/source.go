@@ -1,6 +1,9 @@
 // Package source reads what the sync pushes: the rendered APIs (the ConfigMaps the render emits, labelled
-// app.kubernetes.io/managed-by: gateway2tyk, from a YAML stream or ResourceList, or from a cluster), and the
-// listener certificates their documents name.
+// app.kubernetes.io/managed-by: gateway2tyk, from a YAML stream or ResourceList, or from a cluster; with
+// Scope.Owner, only those of that owner's label gateway2tyk.io/owner), and the listener certificates their
+// documents name. A rendered ConfigMap without an owner (a release before owners rendered it) is a problem: its
+// API cannot be told from another application's, so it is not synced, and nothing is deleted until the
+// application is rendered again.
 //
 // Certificates: the render never writes a private key, only the certificate IDs (`orgId` followed by the hex
 // SHA-256 of the leaf certificate's DER bytes) in x-tyk-api-gateway.server.customDomain.certificates. In a
@@ -67,7 +70,7 @@ func ReadStream(r io.Reader, scope plan.Scope) (*Set, error) {
 	for _, n := range nodes {
 		switch {
 		case n.GetKind() == "ConfigMap" && n.GetApiVersion() == "v1":
-			if !rendered(n.GetLabels()) || !scope.Contains(n.GetNamespace()) {
+			if !rendered(n.GetLabels(), scope) || !scope.Contains(n.GetNamespace()) {
 				continue
 			}
 			data, err := stringMap(n, "data")
@@ -88,14 +91,14 @@ func ReadStream(r io.Reader, scope plan.Scope) (*Set, error) {
 // ReadCluster reads the rendered ConfigMaps of the scope from a cluster, and the certificate Secrets of the
 // Gateways of their APIs.
 func ReadCluster(ctx context.Context, c *kube.Cluster, scope plan.Scope) (*Set, error) {
-	cms, err := c.ConfigMaps(ctx, scope.Namespaces)
+	cms, err := c.ConfigMaps(ctx, scope.Namespaces, scope.Owner)
 	if err != nil {
 		return nil, err
 	}
 	var b builder
 	for i := range cms {
 		cm := &cms[i]
-		if !rendered(cm.Labels) || !scope.Contains(cm.Namespace) {
+		if !rendered(cm.Labels, scope) || !scope.Contains(cm.Namespace) {
 			continue
 		}
 		b.configMap(cm.Namespace, cm.Name, cm.Labels, cm.Annotations, cm.Data)
@@ -139,9 +142,12 @@ func ReadCluster(ctx context.Context, c *kube.Cluster, scope plan.Scope) (*Set, 
 	return set, nil
 }
 
-func rendered(labels map[string]string) bool {
-	_, ok := labels[emit.LabelAPIID]
-	return ok && labels[emit.LabelManagedBy] == emit.ManagedBy
+// rendered reports whether a ConfigMap holds a rendered API of the scope's owner (any owner without one).
+func rendered(labels map[string]string, scope plan.Scope) bool {
+	if emit.Ours(labels) != emit.OursAPI {
+		return false
+	}
+	return scope.Owner == "" || emit.Owner(labels) == scope.Owner
 }
 
 // builder collects APIs and refuses two different documents for one API ID.
@@ -175,8 +181,14 @@ func (b *builder) configMap(ns, name string, labels, annotations, data map[strin
 		b.problem(ns, name, fmt.Sprintf("annotation %s must be NAMESPACE/NAME (got %q)", emit.AnnotationRoute, route))
 		return
 	}
+	owner := emit.Owner(labels)
+	if owner == "" {
+		b.problem(ns, name, fmt.Sprintf("no label %s: a gateway2tyk release before owners rendered it, so its API "+
+			"cannot be told from another application's; render the application again with this release", emit.LabelOwner))
+		return
+	}
 	d := plan.Desired{ID: id, Document: []byte(doc), Marker: plan.Marker{
-		ManagedBy: plan.ManagedBy, Route: route, Gateway: annotations[emit.AnnotationGateway],
+		ManagedBy: plan.ManagedBy, Owner: owner, Route: route, Gateway: annotations[emit.AnnotationGateway],
 		Hostname: annotations[emit.AnnotationHostname], Path: annotations[emit.AnnotationPath],
 	}}
 	if b.byID == nil {

@@ -58,7 +58,7 @@ func TestReadStreamYAMLAndResourceList(t *testing.T) {
 	scoped, err := source.ReadStream(strings.NewReader(yamlStream), plan.Scope{Namespaces: []string{"blog"}})
 	require.NoError(t, err)
 	require.Len(t, scoped.APIs, 1)
-	assert.Equal(t, plan.Marker{ManagedBy: "gateway2tyk", Route: "blog/posts", Gateway: "gateways/edge", Path: "/posts"}, scoped.APIs[0].Marker)
+	assert.Equal(t, plan.Marker{ManagedBy: "gateway2tyk", Owner: "gateway2tyk", Route: "blog/posts", Gateway: "gateways/edge", Path: "/posts"}, scoped.APIs[0].Marker)
 
 	_, err = source.ReadStream(strings.NewReader("a: [b"), plan.Scope{})
 	assert.Error(t, err)

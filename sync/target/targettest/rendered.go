@@ -21,6 +21,17 @@ type API struct {
 	Upstream string
 	// Certificates are the certificate IDs of server.customDomain.certificates.
 	Certificates []string
+	// Owner is the application that rendered it (label gateway2tyk.io/owner); "" is the render's fallback owner,
+	// gateway2tyk.
+	Owner string
+}
+
+// OwnerOf is the API's owner as its ConfigMap's label says it.
+func (a API) OwnerOf() string {
+	if a.Owner == "" {
+		return "gateway2tyk"
+	}
+	return a.Owner
 }
 
 // ID is the contract's API ID.
@@ -63,7 +74,8 @@ func (a API) ConfigMap() *corev1.ConfigMap {
 		TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "ConfigMap"},
 		ObjectMeta: metav1.ObjectMeta{
 			Name: a.ID(), Namespace: a.Namespace(),
-			Labels: map[string]string{"app.kubernetes.io/managed-by": "gateway2tyk", "gateway2tyk.io/api-id": a.ID()},
+			Labels: map[string]string{"app.kubernetes.io/managed-by": "gateway2tyk", "gateway2tyk.io/api-id": a.ID(),
+				"gateway2tyk.io/owner": a.OwnerOf()},
 			Annotations: map[string]string{
 				"gateway2tyk.io/route": a.Route, "gateway2tyk.io/gateway": a.Gateway, "gateway2tyk.io/hostname": a.Hostname,
 				"gateway2tyk.io/path": a.Path, "gateway2tyk.io/conditions": "[]",
