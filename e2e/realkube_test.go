@@ -178,7 +178,18 @@ func serverVerdict(t *testing.T, c *realkube.Cluster, obj *unstructured.Unstruct
 var strictField = regexp.MustCompile(`(unknown|duplicate) field "([^"]+)"`)
 
 // renderVerdict is what the render's reader makes of the object alone.
+//
+// A namespaced object written without a namespace is given one first, as every pipeline does before the render
+// reads it (the kustomization's namespace, Argo CD's destination, spec.defaultNamespace) and as the API server is
+// given one (the request's namespace): whether an object without a namespace may be rendered at all is the
+// pipeline's question (fn's default namespace), not one of validity.
 func renderVerdict(node *yaml.RNode, channel apiserver.Channel) (v verdict, isRead bool) {
+	if node.GetNamespace() == "" && read.Namespaced(node.GetApiVersion(), node.GetKind()) {
+		node = node.Copy()
+		if err := node.SetNamespace("parity"); err != nil {
+			return verdict{refused: true, message: err.Error()}, true
+		}
+	}
 	res := read.Items([]*yaml.RNode{node}, channel)
 	if len(res.Ignored) > 0 {
 		return verdict{}, false
