@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -39,6 +40,8 @@ type syncFlags struct {
 	target                    tyksync.Flags
 	tykVersion                string
 	wait                      time.Duration
+	writeStatus               bool
+	statusObjects             []string
 }
 
 func newSyncCommand() *cobra.Command {
@@ -88,6 +91,7 @@ func newSyncCommand() *cobra.Command {
 			"(the Dashboard's API does not say it)")
 	fl.DurationVar(&f.wait, "wait", tyksync.DefaultSettle,
 		"after a Gateway reload, how long to wait until the Gateway serves what it was given")
+	statusFlags(fl, &f)
 	return cmd
 }
 
@@ -117,15 +121,20 @@ func runSync(ctx context.Context, cmd *cobra.Command, f syncFlags) error {
 	default:
 		return usage("sync: -o must be text, markdown or json (got %q)", f.output)
 	}
+	if err := checkStatusFlags(f); err != nil {
+		return err
+	}
 	scope := plan.Scope{Namespaces: f.namespaces}
 
 	var cluster *kube.Cluster
-	needCluster := f.from == "" || f.context != ""
+	needCluster := f.from == "" || f.context != "" || f.writeStatus
 	if needCluster {
 		var err error
 		// Where the cluster is, is a setting: without one, the command cannot run as asked (exit status 2).
 		if cluster, err = connectCluster(f.kubeconfig); errors.Is(err, kube.ErrNoCluster) && f.from == "" {
 			return usage("sync: %v: give the rendered objects with --from FILE (or - for stdin), or a kubeconfig", err)
+		} else if err != nil && f.writeStatus && f.context == "" {
+			return usage("sync: --write-status needs the cluster that holds the objects: %v", err)
 		} else if err != nil {
 			return usage("sync: %v", err)
 		}
@@ -183,6 +192,7 @@ func runSync(ctx context.Context, cmd *cobra.Command, f syncFlags) error {
 	}
 
 	var set *source.Set
+	var stream []byte // the --from input, kept for the status writer
 	switch f.from {
 	case "":
 		set, err = source.ReadCluster(ctx, cluster, scope)
@@ -198,6 +208,12 @@ func runSync(ctx context.Context, cmd *cobra.Command, f syncFlags) error {
 			}
 			defer file.Close()
 			r = file
+		}
+		if f.writeStatus {
+			if stream, err = io.ReadAll(r); err != nil {
+				return failed(stderr, "sync: reading --from %s: %v", f.from, err)
+			}
+			r = bytes.NewReader(stream)
 		}
 		if set, err = source.ReadStream(r, scope); err != nil {
 			return failed(stderr, "sync: %v", err)
@@ -231,27 +247,32 @@ func runSync(ctx context.Context, cmd *cobra.Command, f syncFlags) error {
 		if errors.Is(err, tyksync.ErrDeletesAll) {
 			return usage("sync: %v", err)
 		}
+		pushed := true
 		for _, r := range results {
-			if r.Failed() {
-				return &reportedError{errors.New("sync: some replicas failed")}
-			}
+			pushed = pushed && !r.Failed()
+		}
+		statusErr := writeStatus(ctx, cmd, f, cluster, stream, scope, pushed)
+		if !pushed {
+			return &reportedError{errors.New("sync: some replicas failed")}
 		}
 		if len(set.Problems) > 0 && !f.dryRun {
 			return &reportedError{errors.New("sync: some rendered ConfigMaps cannot be read")}
 		}
-		return nil
+		return statusErr
 	}
 	rep, err := tyksync.Run(ctx, opts)
 	if errors.Is(err, tyksync.ErrDeletesAll) {
 		return usage("sync: %v", err)
 	}
 	if err != nil {
+		_ = writeStatus(ctx, cmd, f, cluster, stream, scope, false) // says that no status was written
 		return failed(stderr, "sync: %v", err)
 	}
+	statusErr := writeStatus(ctx, cmd, f, cluster, stream, scope, rep.Failed == 0)
 	if rep.Failed > 0 || (!f.dryRun && len(set.Problems) > 0) {
 		return &reportedError{errors.New("sync: some actions failed")}
 	}
-	return nil
+	return statusErr
 }
 
 // syncReplicas returns the Gateways to sync each in turn, or nil for the one target of the settings: in ce mode,

@@ -1,6 +1,7 @@
-// Package kube is the sync's read-only access to a cluster, through client-go: the rendered ConfigMaps (by the
+// Package kube is the sync's access to a cluster, through client-go: it reads the rendered ConfigMaps (by the
 // label app.kubernetes.io/managed-by=gateway2tyk), OperatorContexts, Gateways and Secrets, and the ready
-// endpoints of an OperatorContext's data-plane Service (its Service and EndpointSlices). It connects with the
+// endpoints of an OperatorContext's data-plane Service (its Service and EndpointSlices); its one write is the
+// status subresource of the objects the status writer (sync/status, --write-status) names. It connects with the
 // in-cluster config (a Pod's service account) or a kubeconfig (KUBECONFIG, ~/.kube/config or --kubeconfig), as
 // clientcmd resolves them. Tests give it client-go's fake clientsets.
 package kube
