@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -19,6 +20,7 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/client-go/kubernetes"
@@ -46,7 +48,7 @@ type deployment struct {
 
 // pod is one echo-basic process: its name, and the loopback port that stands in for each container port.
 type pod struct {
-	name  string
+	name, namespace string
 	ports map[int32]int
 	cmd   *exec.Cmd
 }
@@ -75,7 +77,7 @@ func StartBackends(t testing.TB, bin string, client kubernetes.Interface, interv
 		b.mu.Lock()
 		defer b.mu.Unlock()
 		for key, d := range b.deps {
-			d.stop()
+			d.stop(b.client)
 			delete(b.deps, key)
 		}
 	})
@@ -88,6 +90,7 @@ func (b *Backends) reconcile(ctx context.Context) error {
 		return err
 	}
 	seen := map[string]bool{}
+	var errs []error
 	for i := range list.Items {
 		dep := &list.Items[i]
 		c := echoContainer(dep)
@@ -104,24 +107,25 @@ func (b *Backends) reconcile(ctx context.Context) error {
 		}
 		d, err := b.start(dep, c)
 		if err != nil {
-			return fmt.Errorf("Deployment %s: %v", key, err)
+			errs = append(errs, fmt.Errorf("Deployment %s: %v", key, err))
+			continue
 		}
 		b.mu.Lock()
 		b.deps[key] = d
 		b.mu.Unlock()
 		if old != nil {
-			old.stop()
+			old.stop(b.client)
 		}
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	for key, d := range b.deps {
 		if !seen[key] {
-			d.stop()
+			d.stop(b.client)
 			delete(b.deps, key)
 		}
 	}
-	return nil
+	return errors.Join(errs...)
 }
 
 // echoContainer is the Deployment's container that runs echo-basic, or nil.
@@ -143,12 +147,55 @@ func (b *Backends) start(dep *appsv1.Deployment, c *corev1.Container) (*deployme
 	for range replicas {
 		p, err := b.run(dep, c)
 		if err != nil {
-			d.stop()
+			d.stop(b.client)
 			return nil, err
 		}
 		d.pods = append(d.pods, p)
+		if err := b.createPod(dep, p); err != nil {
+			d.stop(b.client)
+			return nil, err
+		}
 	}
 	return d, nil
+}
+
+// createPod writes the Pod object of a process, Running and Ready, as the ReplicaSet controller and the kubelet
+// would (standins.go): the suite waits for the Pods of its namespaces to be Ready. It makes the namespace's
+// default ServiceAccount first when it is missing, as the service account controller would, since the API
+// server's admission refuses a Pod whose ServiceAccount does not exist.
+func (b *Backends) createPod(dep *appsv1.Deployment, p *pod) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	sa := dep.Spec.Template.Spec.ServiceAccountName
+	if sa == "" {
+		sa = "default"
+	}
+	_, err := b.client.CoreV1().ServiceAccounts(dep.Namespace).Create(ctx,
+		&corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: sa}}, metav1.CreateOptions{})
+	if err != nil && !apierrors.IsAlreadyExists(err) {
+		return err
+	}
+	obj := &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Name: p.name, Namespace: dep.Namespace, Labels: dep.Spec.Template.Labels},
+		Spec:       *dep.Spec.Template.Spec.DeepCopy(),
+	}
+	created, err := b.client.CoreV1().Pods(dep.Namespace).Create(ctx, obj, metav1.CreateOptions{})
+	if err != nil {
+		return fmt.Errorf("creating Pod %s/%s: %v", dep.Namespace, p.name, err)
+	}
+	now := metav1.Now()
+	created.Status = corev1.PodStatus{Phase: corev1.PodRunning, PodIP: "127.0.0.1", HostIP: "127.0.0.1", StartTime: &now,
+		Conditions: []corev1.PodCondition{
+			{Type: corev1.PodScheduled, Status: corev1.ConditionTrue, LastTransitionTime: now},
+			{Type: corev1.PodInitialized, Status: corev1.ConditionTrue, LastTransitionTime: now},
+			{Type: corev1.ContainersReady, Status: corev1.ConditionTrue, LastTransitionTime: now},
+			{Type: corev1.PodReady, Status: corev1.ConditionTrue, LastTransitionTime: now},
+		}}
+	if _, err := b.client.CoreV1().Pods(dep.Namespace).UpdateStatus(ctx, created, metav1.UpdateOptions{}); err != nil {
+		return fmt.Errorf("Pod %s/%s status: %v", dep.Namespace, p.name, err)
+	}
+	p.namespace = dep.Namespace
+	return nil
 }
 
 // run starts one process of the container as a Pod of the Deployment would run it, and waits until it listens.
@@ -188,15 +235,16 @@ func (b *Backends) run(dep *appsv1.Deployment, c *corev1.Container) (*pod, error
 		return nil, fmt.Errorf("starting %s: %v", b.bin, err)
 	}
 	go func() { _ = p.cmd.Wait(); log.Close() }()
+	// Ready once it listens for HTTP, as a readiness probe would see it; a TCP or UDP echo server (TCP_ECHO_SERVER)
+	// never does, and is taken as it is after a while.
 	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(p.ports[3000]))
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		if conn, err := net.Dial("tcp", addr); err == nil {
 			conn.Close()
-			return p, nil
+			break
 		}
 	}
-	_ = p.cmd.Process.Kill()
-	return nil, fmt.Errorf("echo-basic for Pod %s/%s does not listen on %s", dep.Namespace, p.name, addr)
+	return p, nil
 }
 
 // underMount says whether a value is a path under one of the container's volume mounts (none is mounted).
@@ -209,9 +257,15 @@ func underMount(c *corev1.Container, value string) bool {
 	return false
 }
 
-func (d *deployment) stop() {
+// stop kills the processes and deletes their Pods (a Pod bound to no node is deleted at once).
+func (d *deployment) stop(client kubernetes.Interface) {
 	for _, p := range d.pods {
 		_ = p.cmd.Process.Kill()
+		if p.namespace != "" {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			_ = client.CoreV1().Pods(p.namespace).Delete(ctx, p.name, metav1.DeleteOptions{})
+			cancel()
+		}
 	}
 }
 

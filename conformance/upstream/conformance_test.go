@@ -114,7 +114,7 @@ func runProfile(t *testing.T, root, profile string) {
 	config.SetupTimeoutConfig(&opts.TimeoutConfig)
 	opts.RoundTripper = &roundtripper.DefaultRoundTripper{TimeoutConfig: opts.TimeoutConfig, CustomDialContext: dialTo(g.Port)}
 	opts.CleanupBaseResources = false // the cluster goes with the test
-	opts.SkipTests = skipTests(profile)
+	opts.SkipTests = skipTests(t)
 
 	// The suite infers the supported features from the GatewayClass's status.supportedFeatures, which the loop's
 	// sync writes; it reads them once, so wait for the class to be accepted first.
@@ -137,7 +137,8 @@ func runProfile(t *testing.T, root, profile string) {
 			t.Fatal(err)
 		}
 	} else {
-		t.Logf("the suite's Setup failed after %v, so no test ran; the report has no results", time.Since(begin).Round(time.Second))
+		t.Logf("the suite's Setup failed after %v, so no test ran; the report has no results. The Gateways' status:\n%s",
+			time.Since(begin).Round(time.Second), gatewayConditions(t, c))
 	}
 	report, err := cs.Report()
 	if err != nil {
@@ -208,36 +209,40 @@ spec:
 }
 
 // timeouts are the suite's defaults, shortened where a wait can only end in failure once the loop has had its
-// time (a round takes about a second; see the rounds logged), so that a failing test ends within a minute.
+// time: a round (change seen, render, apply, sync with Tyk's reload, status written) takes about half a second to
+// two seconds (the rounds are logged at the end), so 15 s is several rounds, and a failing test ends in well under
+// a minute instead of up to five.
 func timeouts() config.TimeoutConfig {
 	tc := config.DefaultTimeoutConfig()
 	tc.GWCMustBeAccepted = 60 * time.Second
-	tc.NamespacesMustBeReady = 120 * time.Second
-	tc.GatewayMustHaveAddress = 60 * time.Second
-	tc.GatewayMustHaveCondition = 60 * time.Second
+	tc.NamespacesMustBeReady = 60 * time.Second
+	tc.GatewayMustHaveAddress = 20 * time.Second
+	tc.GatewayMustHaveCondition = 20 * time.Second
 	tc.CreateTimeout = 30 * time.Second
-	tc.HTTPRouteMustHaveCondition = 30 * time.Second
-	tc.HTTPRouteMustNotHaveParents = 30 * time.Second
-	tc.RouteMustHaveParents = 30 * time.Second
-	tc.GatewayStatusMustHaveListeners = 30 * time.Second
-	tc.GatewayListenersMustHaveConditions = 30 * time.Second
-	tc.LatestObservedGenerationSet = 30 * time.Second
-	tc.DefaultTestTimeout = 30 * time.Second
+	tc.HTTPRouteMustHaveCondition = 15 * time.Second
+	tc.HTTPRouteMustNotHaveParents = 15 * time.Second
+	tc.RouteMustHaveParents = 15 * time.Second
+	tc.GatewayStatusMustHaveListeners = 15 * time.Second
+	tc.GatewayListenersMustHaveConditions = 15 * time.Second
+	tc.LatestObservedGenerationSet = 15 * time.Second
+	tc.MaxTimeToConsistency = 15 * time.Second
+	tc.DefaultTestTimeout = 20 * time.Second
 	return tc
 }
 
-// skipTests are the tests skipped through the suite's own SkipTests, each with why (printed).
-func skipTests(profile string) []string {
+// skipTests are the tests skipped through the suite's own SkipTests (the report lists them as skipped), each
+// logged with why.
+func skipTests(t *testing.T) []string {
 	var skip []string
 	for name, why := range skipped {
-		_ = why
+		t.Logf("SkipTests: %s: %s", name, why)
 		skip = append(skip, name)
 	}
 	slices.Sort(skip)
 	return skip
 }
 
-// skipped is the tests the run skips, with why; none so far.
+// skipped is the tests the run skips, with why. None: every test whose features the GatewayClass claims runs.
 var skipped = map[string]string{}
 
 // dialTo dials the loopback port Tyk listens on for every address: the data-plane Service's load balancer
@@ -249,7 +254,7 @@ func dialTo(port int) func(ctx context.Context, network, addr string) (net.Conn,
 	}
 }
 
-// waitForClass waits until the GatewayClass has an Accepted condition (of any status) and returns its status.
+// waitForClass waits until the GatewayClass's Accepted condition is True or False and returns its status.
 func waitForClass(t *testing.T, c *realkube.Cluster, timeout time.Duration) string {
 	t.Helper()
 	gcs := schema.GroupVersionResource{Group: gwv1.GroupName, Version: "v1", Resource: "gatewayclasses"}
@@ -262,7 +267,13 @@ func waitForClass(t *testing.T, c *realkube.Cluster, timeout time.Duration) stri
 		conds, _, _ := unstructured.NestedSlice(u.Object, "status", "conditions")
 		st, _, _ := unstructured.NestedMap(u.Object, "status")
 		last = fmt.Sprint(st)
-		return len(conds) > 0, nil
+		for _, c := range conds {
+			// The CRD's default status is Accepted Unknown (Pending): waiting for a controller.
+			if m, ok := c.(map[string]any); ok && m["type"] == "Accepted" && m["status"] != "Unknown" {
+				return true, nil
+			}
+		}
+		return false, nil
 	})
 	if err != nil {
 		t.Fatalf("GatewayClass %s has no condition after %v (the loop's sync writes it): last status %s", gatewayClassName, timeout, last)
@@ -301,4 +312,23 @@ func logRounds(t *testing.T, rounds []Round) {
 	t.Logf("gitops: %d rounds (%d with a failed sync); latency median %v, p90 %v, max %v; render mean %v, sync mean %v",
 		len(rounds), failed, lat[len(lat)/2].Round(time.Millisecond), lat[len(lat)*9/10].Round(time.Millisecond),
 		lat[len(lat)-1].Round(time.Millisecond), (render / n).Round(time.Millisecond), (sync / n).Round(time.Millisecond))
+}
+
+// gatewayConditions is each Gateway's Accepted and Programmed condition, one line each, as the API server has them.
+func gatewayConditions(t *testing.T, c *realkube.Cluster) string {
+	t.Helper()
+	gws := schema.GroupVersionResource{Group: gwv1.GroupName, Version: "v1", Resource: "gateways"}
+	list, err := c.Dynamic.Resource(gws).List(realkube.Context(t), metav1.ListOptions{})
+	if err != nil {
+		return err.Error()
+	}
+	var b strings.Builder
+	for _, u := range list.Items {
+		conds, _, _ := unstructured.NestedSlice(u.Object, "status", "conditions")
+		for _, x := range conds {
+			m, _ := x.(map[string]any)
+			fmt.Fprintf(&b, "  Gateway %s/%s: %v %v %v: %v\n", u.GetNamespace(), u.GetName(), m["type"], m["status"], m["reason"], m["message"])
+		}
+	}
+	return b.String()
 }

@@ -111,3 +111,32 @@ func CoreFailures(reports map[string]*confv1.ConformanceReport) []string {
 	sort.Strings(out)
 	return out
 }
+
+// ReportsReadme is the README.md the upstream layout asks for beside the reports: a table of contents (one row per
+// report) and how to reproduce them.
+func ReportsReadme(reports map[string]*confv1.ConformanceReport) string {
+	var files []string
+	for f := range reports {
+		files = append(files, f)
+	}
+	sort.Strings(files)
+	var b strings.Builder
+	b.WriteString("# gateway2tyk\n\n" +
+		"gateway2tyk renders Gateway API routes into Tyk OAS APIs offline (a KRM function, kustomize, kpt, Argo CD) and\n" +
+		"pushes them to Tyk with `gateway2tyk sync`, which also writes the would-be status. These reports are the\n" +
+		"upstream suite's own, run unmodified against gateway2tyk, a real kube-apiserver and a real Tyk Gateway\n" +
+		"(`conformance/upstream` in the repository). The mode is `<render profile>-tyk-<Tyk Gateway release>`.\n\n" +
+		"## Table of contents\n\n" +
+		"| API channel | Implementation version | Mode | Report |\n|---|---|---|---|\n")
+	for _, f := range files {
+		r := reports[f]
+		fmt.Fprintf(&b, "| %s | %s | %s | [%s report](./%s) |\n", r.GatewayAPIChannel, r.Implementation.Version, r.Mode,
+			r.Implementation.Version, f)
+	}
+	b.WriteString("\n## Reproduce\n\n" +
+		"In a clone of the repository (Go 1.26, redis-server on PATH, Tyk Operator's CRDs in ../shared/tyk):\n\n" +
+		"```sh\nmake e2e-conformance PROFILE=\"operator gateway-api\" GATEWAY2TYK_CONFORMANCE_REPORT=write\n```\n\n" +
+		"It builds the real kube-apiserver, etcd, Tyk Gateway (the 5.4 line; `TYK_GATEWAY=... TYK_GATEWAY_VERSION=...`\n" +
+		"for another build) and echo-basic into `bin/`, and writes the reports here.\n")
+	return b.String()
+}

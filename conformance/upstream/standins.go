@@ -12,8 +12,12 @@ package upstream
 //     default, 3000, 3001 and 8443, name them: echoContainerPorts). An env value under one of the container's
 //     volumeMounts (the TLS backends' certificate files from Secret volumes) is left out: no volume is mounted, so
 //     those backends serve plain HTTP only; the HTTP profile's tests do not reach them over TLS. Containers of other
-//     images (coredns) are not run. No Pod object is created: the suite's readiness wait then finds no Pod to wait
-//     for (utils/kubernetes.NamespacesMustBeReady), where a cluster would wait for the echo-basic Pods to be Ready.
+//     images (coredns) are not run. Each process gets its Pod object (the template's labels and spec, in the
+//     Deployment's namespace), written Running and Ready with pod IP 127.0.0.1 as the kubelet would report it: the
+//     suite's setup waits for the Pods of its namespaces to be Ready (utils/kubernetes.NamespacesMustBeReady), and
+//     for a Pod to exist at all. The namespace's default ServiceAccount is made when missing, as the service
+//     account controller would, since admission refuses a Pod whose ServiceAccount does not exist. The Pod is
+//     deleted when its process is stopped (the Deployment changed or went).
 //   - kube-proxy and cluster DNS: Tyk reaches every upstream through its HTTP_PROXY, Proxy, which reads the Service
 //     of a cluster DNS name (<service>.<namespace>.svc.cluster.local, port) from the API server, maps the port to its
 //     targetPort and the selector to the echo-basic processes of the Deployments whose Pod template labels it
