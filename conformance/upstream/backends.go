@@ -49,8 +49,8 @@ type deployment struct {
 // pod is one echo-basic process: its name, and the loopback port that stands in for each container port.
 type pod struct {
 	name, namespace string
-	ports map[int32]int
-	cmd   *exec.Cmd
+	ports           map[int32]int
+	cmd             *exec.Cmd
 }
 
 // StartBackends polls the Deployments every interval until t ends.
