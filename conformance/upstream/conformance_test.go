@@ -6,6 +6,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -26,6 +27,7 @@ import (
 	"sigs.k8s.io/gateway-api/conformance/utils/roundtripper"
 	"sigs.k8s.io/gateway-api/conformance/utils/suite"
 	"sigs.k8s.io/gateway-api/pkg/features"
+	"sigs.k8s.io/yaml"
 
 	"github.com/gateway2tyk/gateway2tyk/e2e/modcache"
 	"github.com/gateway2tyk/gateway2tyk/e2e/realkube"
@@ -54,21 +56,72 @@ func profiles() []string {
 }
 
 // TestRealConformance runs the upstream suite (tests.ConformanceTests, the GATEWAY-HTTP profile) once per render
-// profile, each on a cluster, a Tyk Gateway and backends of its own, and holds the suite's ConformanceReport to the
-// one checked in under conformance/reports (GATEWAY2TYK_CONFORMANCE_REPORT=write writes it there instead).
+// profile, each in a process of its own (TestRealConformanceRun) on a cluster, a Tyk Gateway and backends of its
+// own, and holds the suite's ConformanceReport to the one checked in under conformance/reports
+// (GATEWAY2TYK_CONFORMANCE_REPORT=write writes it there instead). The suite's own tests fail where gateway2tyk
+// does not conform; what this test asserts is that the run's results are the checked-in ones, so the report can
+// neither go stale nor hide a change. The child's log goes to bin/conformance-logs/, and the first error of each
+// failed test is printed here: it is what the README's reasons cite.
 func TestRealConformance(t *testing.T) {
 	root := RepoRoot(t)
 	DefaultBinaries(root)
 	for _, p := range profiles() {
-		t.Run(p, func(t *testing.T) { runProfile(t, root, p) })
+		t.Run(p, func(t *testing.T) {
+			needBinaries(t)
+			logs := filepath.Join(root, "bin", "conformance-logs")
+			if err := os.MkdirAll(logs, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			out := filepath.Join(t.TempDir(), "report.yaml")
+			logPath := filepath.Join(logs, p+".log")
+			log, err := os.Create(logPath)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer log.Close()
+			cmd := exec.Command(os.Args[0], "-test.run=^TestRealConformanceRun$", "-test.v", "-test.timeout=0")
+			cmd.Env = append(os.Environ(), childEnv+"="+p, outEnv+"="+out)
+			cmd.Stdout, cmd.Stderr = log, log
+			begin := time.Now()
+			runErr := cmd.Run()
+			t.Logf("the suite's run (profile %s) took %v and ended with %v; its log: %s", p,
+				time.Since(begin).Round(time.Second), runErr, logPath)
+			raw, err := os.ReadFile(out)
+			if err != nil {
+				t.Fatalf("the run wrote no report (%v); the end of its log:\n%s", err, tail(logPath, 40))
+			}
+			var report confv1.ConformanceReport
+			if err := yaml.UnmarshalStrict(raw, &report); err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("failed tests and their first error, as the run showed them:\n%s", firstErrors(logPath))
+			t.Logf("why the loop's syncs failed, as gateway2tyk sync said it:\n%s", syncFailures(logPath))
+			CheckReport(t, root, &report)
+		})
 	}
 }
 
-func runProfile(t *testing.T, root, profile string) {
-	begin := time.Now()
-	kubeBins, tykBins := realkube.Find(t), realtyk.Find(t)
-	bin, echo := os.Getenv("GATEWAY2TYK"), os.Getenv("ECHO_BASIC")
-	for _, f := range []string{bin, echo} {
+const (
+	// childEnv names the render profile a TestRealConformanceRun process runs; outEnv where it writes its report.
+	childEnv = "GATEWAY2TYK_CONFORMANCE_CHILD"
+	outEnv   = "GATEWAY2TYK_CONFORMANCE_OUT"
+)
+
+// TestRealConformanceRun is one run of the suite, in the process TestRealConformance starts; run alone it skips.
+func TestRealConformanceRun(t *testing.T) {
+	profile := os.Getenv(childEnv)
+	if profile == "" {
+		t.Skip("run by TestRealConformance, in a process of its own")
+	}
+	runProfile(t, RepoRoot(t), profile)
+}
+
+// needBinaries fails or skips t (as realkube and realtyk do) when a real system or a binary is missing.
+func needBinaries(t *testing.T) {
+	t.Helper()
+	realkube.Find(t)
+	realtyk.Find(t)
+	for _, f := range []string{os.Getenv("GATEWAY2TYK"), os.Getenv("ECHO_BASIC")} {
 		if _, err := os.Stat(f); err != nil {
 			msg := fmt.Sprintf("%s is missing (make build bin/echo-basic)", f)
 			if os.Getenv(realkube.RequiredEnv) == "required" {
@@ -77,7 +130,13 @@ func runProfile(t *testing.T, root, profile string) {
 			t.Skip("SKIPPED: " + msg)
 		}
 	}
-	_ = kubeBins
+}
+
+func runProfile(t *testing.T, root, profile string) {
+	begin := time.Now()
+	needBinaries(t)
+	tykBins := realtyk.Find(t)
+	bin, echo := os.Getenv("GATEWAY2TYK"), os.Getenv("ECHO_BASIC")
 	crds := GatewayAPICRDs(t, modcache.Dir(t, "sigs.k8s.io/gateway-api", gatewayAPIVersion), channel)
 	crds = append(crds, TykCRDs(t, root)...)
 
@@ -131,7 +190,25 @@ func runProfile(t *testing.T, root, profile string) {
 	if err != nil {
 		t.Fatalf("NewConformanceTestSuite: %v", err)
 	}
-	setupOK := t.Run("Setup", func(t *testing.T) { cs.Setup(t, tests.ConformanceTests) })
+	// The suite's Run marks itself done in a cleanup of t, and Report refuses before that: the report is made in a
+	// cleanup registered first, so it runs after the suite's.
+	setupOK := false
+	t.Cleanup(func() {
+		report, err := cs.Report()
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, err := yaml.Marshal(report)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(os.Getenv(outEnv), raw, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("profile %s on Tyk %s: the run took %v (setup passed: %v)", profile, g.Version,
+			time.Since(begin).Round(time.Second), setupOK)
+	})
+	setupOK = t.Run("Setup", func(t *testing.T) { cs.Setup(t, tests.ConformanceTests) })
 	if setupOK {
 		if err := cs.Run(t, tests.ConformanceTests); err != nil {
 			t.Fatal(err)
@@ -140,12 +217,6 @@ func runProfile(t *testing.T, root, profile string) {
 		t.Logf("the suite's Setup failed after %v, so no test ran; the report has no results. The Gateways' status:\n%s",
 			time.Since(begin).Round(time.Second), gatewayConditions(t, c))
 	}
-	report, err := cs.Report()
-	if err != nil {
-		t.Fatal(err)
-	}
-	CheckReport(t, root, report, setupOK)
-	t.Logf("profile %s on Tyk %s: the run took %v", profile, g.Version, time.Since(begin).Round(time.Second))
 }
 
 // platform creates what an operator of the platform installs once: the OperatorContext with the Tyk connection,
