@@ -59,22 +59,31 @@ func latestObservedGeneration(t *testing.T, what string, generation int64, conds
 // gwcMustHaveAcceptedConditionTrue mirrors GWCMustHaveAcceptedConditionTrue.
 func gwcMustHaveAcceptedConditionTrue(t *testing.T, w *world, name string) {
 	t.Helper()
+	gwcMustHaveAcceptedCondition(t, w, name, metav1.ConditionTrue)
+}
+
+// gwcMustHaveAcceptedCondition mirrors gwcMustBeAccepted: the latest observedGeneration, and an Accepted
+// condition of the status ("" for GWCMustHaveAcceptedConditionAny: any status).
+func gwcMustHaveAcceptedCondition(t *testing.T, w *world, name string, status metav1.ConditionStatus) {
+	t.Helper()
 	var st gwv1.GatewayClassStatus
 	gen, ok := w.status(t, "GatewayClass", types.NamespacedName{Name: name}, &st)
 	if !ok || !latestObservedGeneration(t, "GatewayClass "+name, gen, st.Conditions) {
 		return
 	}
-	if !findCondition(st.Conditions, cond("Accepted", metav1.ConditionTrue, "")) {
-		t.Errorf("GatewayClass %s: expected Accepted True, got %s", name, conditionsString(st.Conditions))
+	if !findCondition(st.Conditions, cond("Accepted", status, "")) {
+		t.Errorf("GatewayClass %s: expected Accepted %s, got %s", name, conditionString(cond("Accepted", status, "")),
+			conditionsString(st.Conditions))
 	}
 }
 
 // namespacesMustBeReady mirrors NamespacesMustBeReady for what the render decides: every Gateway of the
 // namespaces that is not annotated gateway-api/skip-this-for-readiness must be Accepted True.
 //
-// Left out, as they need a data plane: the helper also requires Programmed True on those Gateways and every Pod
-// Ready. The suite's Gateways have no infrastructure.parametersRef, so by the Tyk Operator reference ("Gateways
-// Without a Data Plane Context") they are Programmed False UnsupportedAddress, and there are no Pods offline.
+// On a platform with a data plane (the gateway-api profile) they must be Programmed True too, as the helper
+// requires. Left out otherwise: the suite's Gateways have no infrastructure.parametersRef, so by the Tyk Operator
+// reference ("Gateways Without a Data Plane Context") they are Programmed False UnsupportedAddress. Left out
+// always: every Pod Ready (there are no Pods offline).
 func namespacesMustBeReady(t *testing.T, w *world, namespaces []string) {
 	t.Helper()
 	for _, ns := range namespaces {
@@ -90,6 +99,9 @@ func namespacesMustBeReady(t *testing.T, w *world, namespaces []string) {
 			if !findCondition(st.Conditions, cond("Accepted", metav1.ConditionTrue, "")) {
 				t.Errorf("NamespacesMustBeReady: Gateway %s: expected Accepted True, got %s", gwNN, conditionsString(st.Conditions))
 			}
+			if w.dataPlane && !findCondition(st.Conditions, cond("Programmed", metav1.ConditionTrue, "")) {
+				t.Errorf("NamespacesMustBeReady: Gateway %s: expected Programmed True, got %s", gwNN, conditionsString(st.Conditions))
+			}
 		}
 	}
 }
@@ -98,10 +110,13 @@ func namespacesMustBeReady(t *testing.T, w *world, namespaces []string) {
 // each route has, for each listener name given (one empty name when none is), a parent for the Gateway that is
 // Accepted True Accepted, and every listener of the Gateway is ResolvedRefs, Accepted and Programmed True.
 //
-// Left out: WaitForGatewayAddress, the Gateway address the suite sends its requests to. The render has no data
-// plane; by the Tyk Operator reference a Gateway without infrastructure.parametersRef has no address.
+// WaitForGatewayAddress, the Gateway address the suite sends its requests to, is checked on a platform with a
+// data plane only: by the Tyk Operator reference a Gateway without infrastructure.parametersRef has no address.
 func gatewayAndHTTPRoutesMustBeAccepted(t *testing.T, w *world, gwNN types.NamespacedName, listenerNames []string, routeNNs ...types.NamespacedName) {
 	t.Helper()
+	if w.dataPlane {
+		waitForGatewayAddress(t, w, gwNN)
+	}
 	if len(listenerNames) == 0 {
 		listenerNames = []string{""} // NewGatewayRef
 	}
@@ -124,6 +139,15 @@ func gatewayAndHTTPRoutesMustBeAccepted(t *testing.T, w *world, gwNN types.Names
 		cond("Accepted", metav1.ConditionTrue, ""),
 		cond("Programmed", metav1.ConditionTrue, ""),
 	})
+}
+
+// waitForGatewayAddress mirrors WaitForGatewayAddress: the Gateway has an address with a type in status.
+func waitForGatewayAddress(t *testing.T, w *world, gwNN types.NamespacedName) {
+	t.Helper()
+	st, ok := w.gatewayStatus(t, gwNN)
+	if ok && !slices.ContainsFunc(st.Addresses, func(a gwv1.GatewayStatusAddress) bool { return a.Type != nil }) {
+		t.Errorf("Gateway %s: expected an address in status, got %v (conditions %s)", gwNN, st.Addresses, conditionsString(st.Conditions))
+	}
 }
 
 // gatewayListenersMustHaveConditions mirrors GatewayListenersMustHaveConditions without listener names: every
@@ -416,4 +440,22 @@ func parentsString(ps []gwv1.RouteParentStatus) string {
 			conditionsString(p.Conditions))
 	}
 	return "[" + strings.Join(s, ", ") + "]"
+}
+
+// gwcMustListSupportedFeatures checks the GatewayClass's status.supportedFeatures, which the suite reads to infer
+// what to test (utils/suite, SupportedFeatures from the GatewayClass): exactly these names, in this order (the
+// field must be sorted by name).
+func gwcMustListSupportedFeatures(t *testing.T, w *world, name string, want ...string) {
+	t.Helper()
+	var st gwv1.GatewayClassStatus
+	if _, ok := w.status(t, "GatewayClass", types.NamespacedName{Name: name}, &st); !ok {
+		return
+	}
+	got := make([]string, len(st.SupportedFeatures))
+	for i, f := range st.SupportedFeatures {
+		got[i] = string(f.Name)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("GatewayClass %s: expected supportedFeatures %v, got %v", name, want, got)
+	}
 }

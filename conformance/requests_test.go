@@ -397,11 +397,20 @@ func hostCases(cs []hostCase, gateway *types.NamespacedName, group string) []req
 
 // TestConformanceRequests runs the request tables of the suite through tykroute over the rendered APIs.
 func TestConformanceRequests(t *testing.T) {
+	runRequestTables(t, requestTables, renderOutput, func(out *fn.Output, gwNN types.NamespacedName) []*translate.API {
+		return gatewayAPIs(out.Translation, gwNN)
+	})
+}
+
+// runRequestTables renders each table's manifests (base and secrets first, as the suite applies them) with
+// render, and runs its requests over the APIs that apisOf says the Tyk Gateways behind a Gateway's address load.
+func runRequestTables(t *testing.T, tables []requestTable, render func(t *testing.T, base, secrets, extra []*yaml.RNode) (*fn.Output, *world),
+	apisOf func(out *fn.Output, gwNN types.NamespacedName) []*translate.API) {
 	dir := conformanceDir(t)
 	base := readManifests(t, dir, "base/manifests.yaml")
 	secrets := suiteSecrets(t)
 
-	for _, rt := range requestTables {
+	for _, rt := range tables {
 		t.Run(rt.ShortName, func(t *testing.T) {
 			t.Logf("request table of %s: %s (%s@%s)", rt.ShortName, rt.Source, conformanceModule, conformanceVersion)
 			if _, err := os.Stat(filepath.Join(dir, rt.Source)); err != nil {
@@ -411,7 +420,7 @@ func TestConformanceRequests(t *testing.T) {
 			for _, m := range rt.Manifests {
 				extra = append(extra, readManifests(t, dir, m)...)
 			}
-			out, w := renderOutput(t, base, secrets, extra)
+			out, w := render(t, base, secrets, extra)
 			if rt.Status != nil {
 				rt.Status(t, w)
 			}
@@ -420,7 +429,7 @@ func TestConformanceRequests(t *testing.T) {
 				if c.gateway != nil {
 					gwNN = *c.gateway
 				}
-				apis := gatewayAPIs(out.Translation, gwNN)
+				apis := apisOf(out, gwNN)
 				t.Run(c.name, func(t *testing.T) { runRequestCase(t, c, apis, out, gwNN) })
 			}
 		})

@@ -84,6 +84,8 @@ type Output struct {
 	Translation *translate.Output
 	Bases       *basedoc.Result
 	Counts      Counts
+	// Profile is the config's: whose semantics the decisions follow, for the views that model Tyk (explain).
+	Profile config.Profile
 }
 
 // Render runs the stages over the items. It returns an error only when an output object cannot be built; every
@@ -96,7 +98,7 @@ func render(items []*yaml.RNode, cfg config.Spec, keepDocuments bool) (*Output, 
 	in := read.Items(items, apiserver.Channel(cfg.GatewayAPIChannel))
 	env := operatorcontext.New(in.Inventory)
 	if cfg.Profile.GatewayAPI() {
-		env = env.WithClassDataPlane()
+		env = env.GatewayAPIProfile()
 	}
 	att := attachment.Attach(in.Inventory, cfg.ControllerName, env)
 	bases := basedoc.Resolve(in.Inventory)
@@ -111,7 +113,7 @@ func render(items []*yaml.RNode, cfg config.Spec, keepDocuments bool) (*Output, 
 	})
 
 	out := &Output{Attachment: att, Translation: tr, Bases: bases, Results: readResults(in),
-		Counts: count(in, len(att.Gateways), tr)}
+		Counts: count(in, len(att.Gateways), tr), Profile: cfg.Profile}
 	out.Results = append(out.Results, conditionResults(in, att, tr)...)
 	out.Results = append(out.Results, definitionResults(in, bases)...)
 	if err := writeStatus(in, att, tr, bases, cfg); err != nil {

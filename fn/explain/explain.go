@@ -118,7 +118,7 @@ func Explain(out *fn.Output, req Request, opt Options) (*Answer, error) {
 		a.Listener = describeListener(l)
 	}
 
-	apis := gatewayAPIs(out.Translation, g)
+	apis := gatewayAPIs(out, g)
 	docs := make([]*tykoas.Document, len(apis))
 	byID := map[string]*translate.API{}
 	for i, api := range apis {
@@ -169,6 +169,10 @@ func Explain(out *fn.Output, req Request, opt Options) (*Answer, error) {
 	}
 	hr := api.Route.Route
 	a.Route = hr.Namespace + "/" + hr.Name
+	if other := api.Parent.Gateway; other != g {
+		a.Notes = append(a.Notes, fmt.Sprintf("the API is the one rendered for Gateway %s/%s, which shares this Gateway's "+
+			"data plane (Service %s): the same Tyk Gateways answer both", other.Gateway.Namespace, other.Gateway.Name, api.DataPlane()))
+	}
 	if i := matchingRule(hr, api.Path, req.Method); i >= 0 {
 		a.Rule = fmt.Sprintf("spec.rules[%d]", i)
 	}
@@ -281,15 +285,22 @@ func describeListener(l *attachment.Listener) string {
 	return fmt.Sprintf("%s (%s, port %d, %s)", l.Listener.Name, l.Listener.Protocol, l.Listener.Port, h)
 }
 
-// gatewayAPIs are the APIs the render made for the Gateway.
-func gatewayAPIs(tr *translate.Output, g *attachment.Gateway) []*translate.API {
-	var out []*translate.API
-	for _, api := range tr.APIs {
-		if api.Parent.Gateway == g {
-			out = append(out, api)
+// gatewayAPIs are the APIs the render made for the Gateway; in the gateway-api profile, those of every Gateway
+// on the same data plane, since the Tyk Gateways behind it load them all and a request reaching one Gateway's
+// address can be answered by any of them (a route whose parents share the data plane is served on each by one
+// API).
+func gatewayAPIs(out *fn.Output, g *attachment.Gateway) []*translate.API {
+	dataPlane := ""
+	if svc := g.Infrastructure.Service; svc != nil && out.Profile.GatewayAPI() {
+		dataPlane = svc.Namespace + "/" + svc.Name
+	}
+	var apis []*translate.API
+	for _, api := range out.Translation.APIs {
+		if api.Parent.Gateway == g || (dataPlane != "" && api.DataPlane() == dataPlane) {
+			apis = append(apis, api)
 		}
 	}
-	return out
+	return apis
 }
 
 // matchingRule is the first rule of the route that matches method ("": any) on the path value.

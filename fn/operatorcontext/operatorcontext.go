@@ -20,9 +20,10 @@ import (
 // Environment resolves OperatorContexts from the inventory.
 type Environment struct {
 	inv *inventory.Inventory
-	// classDataPlane serves a Gateway without infrastructure.parametersRef from its GatewayClass's OperatorContext
-	// (the gateway-api profile, profile.go); without it such a Gateway has no data plane, as the reference says.
-	classDataPlane bool
+	// gatewayAPI is the gateway-api profile (profile.go): a Gateway without infrastructure.parametersRef is served
+	// from its GatewayClass's OperatorContext, and a data plane shared by two parents serves both; without it
+	// such a Gateway has no data plane, as the reference says.
+	gatewayAPI bool
 }
 
 var _ attachment.Environment = Environment{}
@@ -75,7 +76,7 @@ func (e Environment) Infrastructure(gw *gwv1.Gateway) attachment.Infrastructure 
 	if ctx == nil {
 		return attachment.Infrastructure{NoService: e.noContext(gw)}
 	}
-	key := types.NamespacedName{Namespace: ctx.Namespace, Name: ctx.Name}
+	key := types.NamespacedName{Namespace: ctx.Namespace, Name: ctx.Name}.String() + e.contextOrigin(gw)
 	if ctx.Spec.DataPlane == nil || ctx.Spec.DataPlane.ServiceRef == nil || ctx.Spec.DataPlane.ServiceRef.Name == "" {
 		return attachment.Infrastructure{NoService: fmt.Sprintf("OperatorContext %s has no dataPlane.serviceRef", key)}
 	}
@@ -94,7 +95,7 @@ func (e Environment) Infrastructure(gw *gwv1.Gateway) attachment.Infrastructure 
 // gateway-api profile it has its GatewayClass's, if that has one (classContext).
 func (e Environment) Context(gw *gwv1.Gateway) (*tykapi.OperatorContext, string) {
 	if gw.Spec.Infrastructure == nil || gw.Spec.Infrastructure.ParametersRef == nil {
-		if e.classDataPlane {
+		if e.gatewayAPI {
 			return e.classContext(gw), ""
 		}
 		return nil, ""

@@ -9,15 +9,22 @@ import (
 	"github.com/gateway2tyk/gateway2tyk/fn/tykapi"
 )
 
-// WithClassDataPlane is the environment of the gateway-api profile: a Gateway without
+// GatewayAPIProfile is the environment of the gateway-api profile. A Gateway without
 // infrastructure.parametersRef is served by the data plane of its GatewayClass's OperatorContext (its
-// dataPlane.serviceRef gives the address and ports, its dataPlane.tags the gateway tags). Gateway API makes
+// dataPlane.serviceRef gives the address and ports, its dataPlane.tags the gateway tags): Gateway API makes
 // infrastructure.parametersRef optional, so a Gateway written for any implementation (the upstream conformance
-// suite's have none) is served; the reference instead leaves such a Gateway without a data plane.
-func (e Environment) WithClassDataPlane() Environment {
-	e.classDataPlane = true
+// suite's have none) is served; the reference instead leaves such a Gateway without a data plane. And a route
+// whose parent Gateways share a data plane is served on each of them by one API (SharedDataPlaneServes).
+func (e Environment) GatewayAPIProfile() Environment {
+	e.gatewayAPI = true
 	return e
 }
+
+// SharedDataPlaneServes implements translate.DataPlanes: in the gateway-api profile, when two parents of a route
+// share a data plane, the API rendered for one serves the other too (the same Tyk Gateways answer both
+// Gateways' addresses, and Tyk cannot tell them apart), so both are accepted; the reference accepts only one
+// and reports the other DataPlaneShared.
+func (e Environment) SharedDataPlaneServes() bool { return e.gatewayAPI }
 
 // classContext is the OperatorContext of the parametersRef of a Gateway's class, nil when the class has none or
 // it cannot be read (the class is then not accepted, ClassParameters says why, and so neither is the Gateway).
@@ -30,9 +37,19 @@ func (e Environment) classContext(gw *gwv1.Gateway) *tykapi.OperatorContext {
 	return e.inv.OperatorContexts[types.NamespacedName{Namespace: string(*ref.Namespace), Name: ref.Name}]
 }
 
+// contextOrigin names where a Gateway's OperatorContext came from when it is its class's (the gateway-api
+// profile), for the messages about it; "" when it is the Gateway's own.
+func (e Environment) contextOrigin(gw *gwv1.Gateway) string {
+	if !e.gatewayAPI || (gw.Spec.Infrastructure != nil && gw.Spec.Infrastructure.ParametersRef != nil) {
+		return ""
+	}
+	return fmt.Sprintf(" (spec.parametersRef of GatewayClass %s, which serves its Gateways without "+
+		"infrastructure.parametersRef)", gw.Spec.GatewayClassName)
+}
+
 // noContext says why a Gateway has no OperatorContext, so no data plane.
 func (e Environment) noContext(gw *gwv1.Gateway) string {
-	if !e.classDataPlane {
+	if !e.gatewayAPI {
 		return "the Gateway has no infrastructure.parametersRef, so it has no " +
 			"data plane: its APIs get no gateway tags and every Tyk Gateway that is not segmented loads them"
 	}

@@ -24,6 +24,11 @@ type DataPlanes interface {
 	Org(gw *gwv1.Gateway) string
 	// Connection says why the Tyk connection of the Gateway's class cannot be read ("" when it can).
 	Connection(gw *gwv1.Gateway) string
+	// SharedDataPlaneServes says whether a parent whose Gateway shares its data plane with another parent that
+	// already serves the route on the same hostname and path is served by that API (the gateway-api profile:
+	// the same Tyk Gateways answer both Gateways' addresses), rather than Accepted False DataPlaneShared (the
+	// reference).
+	SharedDataPlaneServes() bool
 }
 
 // Bases gives the attached definition whose base document applies to a route's APIs on a Gateway (nil: none).
@@ -64,6 +69,8 @@ type Route struct {
 	Lost map[int][]Loss
 	// Rejected are the parents that get no API at all for a reason of their own, per parent index.
 	Rejected map[int]Rejection
+	// sharedServes is DataPlanes.SharedDataPlaneServes: a DataPlaneShared loss leaves the parent accepted.
+	sharedServes bool
 }
 
 // Rejection is why a parent of the route gets no API: its Accepted condition's reason and message, the field
@@ -139,7 +146,7 @@ func translate(res *attachment.Result, dp DataPlanes, bases Bases, encode bool) 
 // accepted parent, effective hostname and path value.
 func translateRoute(r *attachment.Route, dp DataPlanes, bases Bases, leaves *leafDigests) (*Route, []*API) {
 	hr := r.Route
-	tr := &Route{Route: r, Lost: map[int][]Loss{}, Rejected: map[int]Rejection{}}
+	tr := &Route{Route: r, Lost: map[int][]Loss{}, Rejected: map[int]Rejection{}, sharedServes: dp.SharedDataPlaneServes()}
 	listeners := admittingListenerFacts(r)
 	backends := func(i int) []attachment.Backend { return r.Backends[i] }
 	var rules []*rule
@@ -259,9 +266,9 @@ func baseURL(u *upstreamSpec) string {
 // routeConditions decides each parent's final conditions: attachment's Accepted when it is False; else
 // partial acceptance (nothing servable: Accepted False UnsupportedValue; some rules dropped: PartiallyInvalid
 // True UnsupportedValue listing them); a parent whose Gateway shares its data plane with another parent's:
-// Accepted False DataPlaneShared; APIs lost to an older route: still Accepted (Gateway API resolves conflicts
-// between routes by precedence, it does not reject the newer route) with PartiallyInvalid True PathConflict;
-// and ResolvedRefs.
+// Accepted False DataPlaneShared (in the gateway-api profile, sharedServes: Accepted True, served by the other
+// parent's APIs); APIs lost to an older route: still Accepted (Gateway API resolves conflicts between routes by
+// precedence, it does not reject the newer route) with PartiallyInvalid True PathConflict; and ResolvedRefs.
 func routeConditions(tr *Route) [][]metav1.Condition {
 	hr := tr.Route.Route
 	gen := hr.Generation
@@ -279,11 +286,16 @@ func routeConditions(tr *Route) [][]metav1.Condition {
 				"no rule can be served: "+joinDrops(tr.Drops), gen))
 		case tr.Rejected[i].Reason != "":
 			conds = append(conds, status.Condition(accepted, false, tr.Rejected[i].Reason, tr.Rejected[i].Message, gen))
-		case len(lost) > 0 && lost[0].Reason == status.ReasonDataPlaneShared:
+		case len(lost) > 0 && lost[0].Reason == status.ReasonDataPlaneShared && !tr.sharedServes:
 			conds = append(conds, status.Condition(accepted, false, lost[0].Reason, lost[0].Message, gen))
 		default:
-			conds = append(conds, status.Condition(accepted, true, string(gwv1.RouteReasonAccepted),
-				"the APIs of the route are rendered", gen))
+			message := "the APIs of the route are rendered"
+			if len(lost) > 0 && lost[0].Reason == status.ReasonDataPlaneShared {
+				// Served by the other parent's APIs: the parent has lost nothing.
+				message += "; " + lost[0].Message + ", so its APIs serve the route on this Gateway too"
+				lost = nil
+			}
+			conds = append(conds, status.Condition(accepted, true, string(gwv1.RouteReasonAccepted), message, gen))
 			if len(tr.Drops) > 0 || len(lost) > 0 {
 				reason, parts := string(gwv1.RouteReasonUnsupportedValue), []string{}
 				if len(tr.Drops) > 0 {
@@ -366,6 +378,10 @@ func dedupe(in []string) []string {
 	}
 	return out
 }
+
+// DataPlane identifies the Tyk Gateways that load the API: the namespace/name of the data-plane Service of its
+// Gateway, "" when the Gateway has none.
+func (a *API) DataPlane() string { return a.dataPlane }
 
 func dataPlaneOf(g *attachment.Gateway) string {
 	if svc := g.Infrastructure.Service; svc != nil {

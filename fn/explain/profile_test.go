@@ -1,0 +1,51 @@
+package explain
+
+import (
+	"os"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/gateway2tyk/gateway2tyk/fn"
+	"github.com/gateway2tyk/gateway2tyk/fn/config"
+)
+
+// renderStory renders a golden story's input.yaml (a ResourceList) with its own function config.
+func renderStory(t *testing.T, story string) *fn.Output {
+	t.Helper()
+	data, err := os.ReadFile("../testdata/" + story + "/input.yaml")
+	require.NoError(t, err)
+	rl, err := yaml.Parse(string(data))
+	require.NoError(t, err)
+	items, err := rl.Pipe(yaml.Lookup("items"))
+	require.NoError(t, err)
+	nodes, err := items.Elements()
+	require.NoError(t, err)
+	fc, err := rl.Pipe(yaml.Lookup("functionConfig"))
+	require.NoError(t, err)
+	cfg, err := config.Load(fc)
+	require.NoError(t, err)
+	return renderWith(t, nodes, cfg)
+}
+
+// In the gateway-api profile a route on two Gateways that share a data plane is served on both by one API (the
+// render's status says so); explain follows the Tyk Gateways, which load every API of the data plane.
+func TestExplainSharedDataPlane(t *testing.T) {
+	out := renderStory(t, "profile-gateway-api-data-plane-shared")
+	require.Equal(t, config.ProfileGatewayAPI, out.Profile)
+
+	own := ask(t, out, "GET http://10.96.0.20/orders/1", Options{Gateway: "shop/partners"})
+	assert.Equal(t, "shop/orders", own.Route)
+	assert.Equal(t, "http://orders.shop.svc.cluster.local:8080/orders/1", own.Upstream)
+	assert.Empty(t, own.Notes)
+
+	shared := ask(t, out, "GET http://10.96.0.20/orders/1", Options{Gateway: "shop/public"})
+	assert.Equal(t, "shop/orders", shared.Route)
+	assert.Equal(t, own.APIID, shared.APIID, "the one API serves the route on both Gateways")
+	assert.Equal(t, "http://orders.shop.svc.cluster.local:8080/orders/1", shared.Upstream)
+	assert.Zero(t, shared.Status)
+	assert.Contains(t, shared.Notes, "the API is the one rendered for Gateway shop/partners, which shares this Gateway's "+
+		"data plane (Service tyk/tyk-gateway): the same Tyk Gateways answer both")
+}
