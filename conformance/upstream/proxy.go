@@ -24,9 +24,9 @@ import (
 type Proxy struct {
 	Addr string
 
-	client   kubernetes.Interface
-	backends *Backends
-	forward  *httputil.ReverseProxy
+	client    kubernetes.Interface
+	backends  *Backends
+	transport *http.Transport
 
 	mu   sync.Mutex
 	next map[string]int // round robin, by service address
@@ -40,24 +40,12 @@ func StartProxy(t testing.TB, client kubernetes.Interface, backends *Backends) *
 		t.Fatal(err)
 	}
 	p := &Proxy{Addr: l.Addr().String(), client: client, backends: backends, next: map[string]int{}}
-	p.forward = &httputil.ReverseProxy{
-		// The request keeps its Host header (Tyk's preserveHostHeader) and its path and query as Tyk sent them;
-		// only the address it is sent to changes, as kube-proxy changes only the destination.
-		Rewrite: func(r *httputil.ProxyRequest) {
-			r.Out.URL.Scheme = "http"
-			r.Out.URL.Host = r.In.Context().Value(endpointKey{}).(string)
-			r.Out.Host = r.In.Host
-		},
-		Transport:     &http.Transport{Proxy: nil, DisableKeepAlives: true, ResponseHeaderTimeout: 30 * time.Second},
-		FlushInterval: -1,
-	}
+	p.transport = &http.Transport{Proxy: nil, DisableKeepAlives: true, ResponseHeaderTimeout: 30 * time.Second}
 	srv := &http.Server{Handler: p, ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = srv.Serve(l) }()
 	t.Cleanup(func() { _ = srv.Close() })
 	return p
 }
-
-type endpointKey struct{}
 
 func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodConnect || r.URL.Host == "" {
@@ -77,7 +65,18 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusBadGateway)
 		return
 	}
-	p.forward.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), endpointKey{}, endpoint)))
+	forward := &httputil.ReverseProxy{
+		// The request keeps its Host header (Tyk's preserveHostHeader) and its path and query as Tyk sent them;
+		// only the address it is sent to changes, as kube-proxy changes only the destination.
+		Rewrite: func(pr *httputil.ProxyRequest) {
+			pr.Out.URL.Scheme = "http"
+			pr.Out.URL.Host = endpoint
+			pr.Out.Host = pr.In.Host
+		},
+		Transport:     p.transport,
+		FlushInterval: -1,
+	}
+	forward.ServeHTTP(w, r)
 }
 
 // endpoint is the address of the process that the Service of the URL's cluster DNS name and port sends this

@@ -23,7 +23,9 @@ package upstream
 //     targetPort and the selector to the echo-basic processes of the Deployments whose Pod template labels it
 //     selects, and forwards to one of them in turn (round robin, as kube-proxy's iptables mode spreads
 //     connections). A name that is not a Service, or a Service with no process behind it, gets its connection
-//     closed, as a failed DNS lookup or a rejected connection would end it.
+//     closed, as a failed DNS lookup or a rejected connection would end it. KNOWN DEFECT: with
+//     upstream.preserveHostHeader (every rendered API) Go's transport writes the preserved Host, not the Service's
+//     name, into the request line it sends the proxy, so such requests cannot be mapped (README, conformance).
 //   - a LoadBalancer controller: the data-plane Service (type LoadBalancer, ports 80 and 443) gets
 //     status.loadBalancer.ingress loadBalancerIP written by the test, which is the address the render gives the
 //     Gateways. Both ports lead to the one loopback port Tyk listens on: the suite's RoundTripper dials it for every
