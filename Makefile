@@ -16,7 +16,7 @@ GO_VERSION     := $(shell sed -n 's/^go //p' go.mod)
 
 .DEFAULT_GOAL := build
 
-.PHONY: help build demo test vet fmt-check go-test golden e2e-tyk e2e-kube e2e-argocd tyk-source e2e-tyk-source check-dockerfile image image-test bench bench-diff bench-pipelines clean
+.PHONY: help build demo test vet fmt-check go-test go-test-conformance golden e2e-conformance e2e-tyk e2e-kube e2e-argocd tyk-source e2e-tyk-source check-dockerfile image image-test bench bench-diff bench-pipelines clean
 
 help: ## Show the targets
 	@echo "make build          build bin/gateway2tyk"
@@ -27,6 +27,7 @@ help: ## Show the targets
 	@echo "make e2e-tyk        only the tests against a real Tyk Gateway (builds bin/tyk once; needs redis-server)"
 	@echo "make e2e-kube       only the tests against a real kube-apiserver and etcd (builds them into bin/ once)"
 	@echo "make e2e-argocd     only the tests against the real argocd-cmp-server and Argo CD's health checks (builds them once)"
+	@echo "make e2e-conformance  the upstream Gateway API conformance suite against a real API server and Tyk (PROFILE=\"operator gateway-api\")"
 	@echo "make e2e-tyk-source TYK_SRC=dir TYK_GATEWAY_VERSION=vX.Y.Z  the same tests on a Gateway built from Tyk's source"
 	@echo "make check-dockerfile  check that the Dockerfile builds what make build and bin/kustomize build"
 	@echo "make image          docker build the image $(IMAGE) (needs a Docker engine)"
@@ -165,13 +166,40 @@ e2e-tyk-source: build tyk-source
 		echo "make $@: TYK_GATEWAY_VERSION=vX.Y.Z must say which release TYK_SRC is (its /hello says v5.5.0-dev)" >&2; exit 2; fi
 	$(REAL_TYK_RUN)
 
+# The upstream Gateway API conformance suite (sigs.k8s.io/gateway-api/conformance v1.6.3, unmodified) against the
+# render, a real API server and a real Tyk Gateway: conformance/upstream, a module of its own (the suite brings
+# controller-runtime and more, which the project's go.mod must not carry; go test ./... and go vet ./... of the
+# project do not enter it). Its backend, echo-basic, is built from the suite's module (about 15 s) and kept.
+# PROFILE names the render profiles to run (each on a cluster and a Gateway of its own); TYK_GATEWAY, TYK_TEMPLATES
+# and TYK_GATEWAY_VERSION run it against another Gateway build, as e2e-tyk does. The run's reports go to
+# bin/conformance-reports/ and are held to the checked-in conformance/reports/; GATEWAY2TYK_CONFORMANCE_REPORT=write
+# writes them there instead (then TestReportsReadme's table in README.md: the same variable rewrites it).
+CONFORMANCE_MODULE := conformance/upstream
+ECHO_BASIC     := bin/echo-basic
+PROFILE        ?= operator gateway-api
+CONFORMANCE_TIMEOUT ?= 80m
+$(ECHO_BASIC): $(CONFORMANCE_MODULE)/go.mod $(CONFORMANCE_MODULE)/go.sum
+	mkdir -p $(BIN)
+	cd $(CONFORMANCE_MODULE) && CGO_ENABLED=0 $(GO) build $(GOBUILDFLAGS) -o $(BIN)/echo-basic.tmp sigs.k8s.io/gateway-api/conformance/echo-basic
+	mv $(BIN)/echo-basic.tmp $(ECHO_BASIC)
+CONFORMANCE_ENV = PROFILE="$(PROFILE)" GATEWAY2TYK_REAL_KUBE=required GATEWAY2TYK_REAL_TYK=required \
+	GATEWAY2TYK=$(CURDIR)/$(GATEWAY2TYK) ECHO_BASIC=$(CURDIR)/$(ECHO_BASIC) KUBE_APISERVER=$(CURDIR)/$(KUBE_APISERVER) \
+	ETCD=$(CURDIR)/$(ETCD) TYK_GATEWAY=$(TYK_GATEWAY) TYK_TEMPLATES=$(TYK_TEMPLATES) TYK_GATEWAY_VERSION=$(TYK_GATEWAY_VERSION)
+e2e-conformance: build $(ECHO_BASIC) $(TYK) $(KUBE_APISERVER) $(ETCD)
+	cd $(CONFORMANCE_MODULE) && $(CONFORMANCE_ENV) $(GO) test -count=1 -timeout $(CONFORMANCE_TIMEOUT) $(TESTFLAGS) \
+		-run '^TestRealConformance$$' .
+# make test runs every test of the module: the suite, and the checks of the checked-in reports and README table.
+go-test-conformance: build $(ECHO_BASIC) $(TYK) $(KUBE_APISERVER) $(ETCD)
+	cd $(CONFORMANCE_MODULE) && $(CONFORMANCE_ENV) $(GO) test -timeout $(CONFORMANCE_TIMEOUT) ./...
+
 demo: build $(KUSTOMIZE)
 	PATH=$(BIN):$$PATH kustomize build --enable-alpha-plugins --enable-exec $(EXAMPLE)
 
-test: build $(KUSTOMIZE) $(TYK) $(KUBE_APISERVER) $(ETCD) $(KUBECTL) $(ARGOCD_CMP_SERVER) $(ARGOCD_CMPDRIVER) vet fmt-check go-test
+test: build $(KUSTOMIZE) $(TYK) $(KUBE_APISERVER) $(ETCD) $(KUBECTL) $(ARGOCD_CMP_SERVER) $(ARGOCD_CMPDRIVER) $(ECHO_BASIC) vet fmt-check go-test go-test-conformance
 
 vet:
 	$(GO) vet ./...
+	cd $(CONFORMANCE_MODULE) && $(GO) vet ./...
 
 fmt-check:
 	@echo "gofmt -l (every .go file but testdata)"

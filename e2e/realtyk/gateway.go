@@ -89,7 +89,15 @@ func Find(t testing.TB) Binaries {
 // answers /hello, and stops all three when t ends. The Gateway's log is printed when t fails.
 func Start(t testing.TB, bins Binaries) *Gateway {
 	t.Helper()
-	return startOn(t, bins, startRedis(t, bins.Redis, t.TempDir()))
+	return startOn(t, bins, startRedis(t, bins.Redis, t.TempDir()), "")
+}
+
+// StartBehindProxy runs Redis and the Gateway as Start does, but the Gateway's upstream requests go to the
+// forward proxy at proxyAddr (host:port, the Gateway's HTTP_PROXY) instead of the recording proxy of its own, for
+// tests that bring real upstreams behind a proxy of theirs (Send then finds no upstream request recorded).
+func StartBehindProxy(t testing.TB, bins Binaries, proxyAddr string) *Gateway {
+	t.Helper()
+	return startOn(t, bins, startRedis(t, bins.Redis, t.TempDir()), proxyAddr)
 }
 
 // StartReplicas runs n Gateways that share one Redis, as the replicas of a data plane behind one Service do:
@@ -99,7 +107,7 @@ func StartReplicas(t testing.TB, bins Binaries, n int) []*Gateway {
 	redisPort := startRedis(t, bins.Redis, t.TempDir())
 	out := make([]*Gateway, n)
 	for i := range out {
-		out[i] = startOn(t, bins, redisPort)
+		out[i] = startOn(t, bins, redisPort, "")
 	}
 	return out
 }
@@ -107,13 +115,18 @@ func StartReplicas(t testing.TB, bins Binaries, n int) []*Gateway {
 // AddReplica starts one more Gateway on the Redis of g, empty, as a replica added to a data plane.
 func (g *Gateway) AddReplica(t testing.TB, bins Binaries) *Gateway {
 	t.Helper()
-	return startOn(t, bins, g.redisPort)
+	return startOn(t, bins, g.redisPort, "")
 }
 
-func startOn(t testing.TB, bins Binaries, redisPort int) *Gateway {
+// startOn starts a Gateway on the Redis at redisPort whose upstream requests go to proxyAddr, or, when it is "",
+// to a recording proxy of its own.
+func startOn(t testing.TB, bins Binaries, redisPort int, proxyAddr string) *Gateway {
 	t.Helper()
 	dir := t.TempDir()
-	up := startUpstreamProxy(t)
+	up := &upstreamProxy{addr: proxyAddr}
+	if proxyAddr == "" {
+		up = startUpstreamProxy(t)
+	}
 
 	port := localproc.FreePort()
 	g := &Gateway{

@@ -1,0 +1,44 @@
+package upstream
+
+// What stands in for the parts of Kubernetes that the test does not run, and why. The API server, etcd, the Tyk
+// Gateway, the suite and its echo-basic backend are the real programs; everything below is not, and nothing else in
+// this package stands in for anything.
+//
+//   - kube-controller-manager and kubelet (Deployments, ReplicaSets, Pods): there is no container runtime. For each
+//     replica of each Deployment whose container runs the suite's echo-basic image, Backends runs one bin/echo-basic
+//     process, with the container's literal env, POD_NAME and NAMESPACE as its downward-API env would give them (a
+//     Pod name is the Deployment's name, a "-" and a random suffix, as the ReplicaSet controller's names begin), and
+//     its own loopback ports in HTTP_PORT, H2C_PORT and HTTPS_PORT (the container ports echo-basic listens on by
+//     default, 3000, 3001 and 8443, name them: echoContainerPorts). An env value under one of the container's
+//     volumeMounts (the TLS backends' certificate files from Secret volumes) is left out: no volume is mounted, so
+//     those backends serve plain HTTP only; the HTTP profile's tests do not reach them over TLS. Containers of other
+//     images (coredns) are not run. Each process gets its Pod object (the template's labels and spec, in the
+//     Deployment's namespace), written Running and Ready with pod IP 127.0.0.1 as the kubelet would report it: the
+//     suite's setup waits for the Pods of its namespaces to be Ready (utils/kubernetes.NamespacesMustBeReady), and
+//     for a Pod to exist at all. The namespace's default ServiceAccount is made when missing, as the service
+//     account controller would, since admission refuses a Pod whose ServiceAccount does not exist. The Pod is
+//     deleted when its process is stopped (the Deployment changed or went).
+//   - kube-proxy and cluster DNS: Tyk reaches every upstream through its HTTP_PROXY, Proxy, which reads the Service
+//     of a cluster DNS name (<service>.<namespace>.svc.cluster.local, port) from the API server, maps the port to its
+//     targetPort and the selector to the echo-basic processes of the Deployments whose Pod template labels it
+//     selects, and forwards to one of them in turn (round robin, as kube-proxy's iptables mode spreads
+//     connections). A name that is not a Service, or a Service with no process behind it, gets its connection
+//     closed, as a failed DNS lookup or a rejected connection would end it. KNOWN DEFECT: with
+//     upstream.preserveHostHeader (every rendered API) Go's transport writes the preserved Host, not the Service's
+//     name, into the request line it sends the proxy, so such requests cannot be mapped (README, conformance).
+//   - a LoadBalancer controller: the data-plane Service (type LoadBalancer, ports 80 and 443) gets
+//     status.loadBalancer.ingress loadBalancerIP written by the test, which is the address the render gives the
+//     Gateways. Both ports lead to the one loopback port Tyk listens on: the suite's RoundTripper dials it for every
+//     address it is given (Dialer), as the load balancer would forward them; Tyk itself serves plain HTTP there.
+//   - Argo CD: GitOps, the loop that renders what the API server holds with the gateway2tyk binary, applies the
+//     rendered ConfigMaps and runs gateway2tyk sync (see gitops.go).
+
+const (
+	// loadBalancerIP is the address the stand-in LoadBalancer controller gives the data-plane Service.
+	loadBalancerIP = "127.0.0.1"
+	// echoImage is the repository of the suite's backend image in its manifests.
+	echoImage = "registry.k8s.io/gateway-api/echo-basic"
+)
+
+// echoContainerPorts are the container ports echo-basic listens on by default, and the env variable that moves each.
+var echoContainerPorts = map[int32]string{3000: "HTTP_PORT", 3001: "H2C_PORT", 8443: "HTTPS_PORT"}
