@@ -35,18 +35,18 @@ func DefaultBinaries(root string) {
 	}
 }
 
-// TykCRDs reads Tyk Operator's CRDs ($TYK_OPERATOR_CRDS, else ../shared/tyk/operator-1.4.2-crds beside the
-// repository) and adds the OperatorContext's spec.dataPlane (Operator 1.6's field, which 1.4.2's CRD lacks and
+// TykCRDs reads Tyk Operator's CRDs ($TYK_OPERATOR_CRDS, else the repository's copy,
+// third_party/tyk/operator-1.4.2-crds) and adds the OperatorContext's spec.dataPlane (Operator 1.6's field, which 1.4.2's CRD lacks and
 // the API server would prune). It fails t, saying where it looked, when they are absent.
 func TykCRDs(t testing.TB, root string) []*apiextensionsv1.CustomResourceDefinition {
 	t.Helper()
 	dir := os.Getenv("TYK_OPERATOR_CRDS")
 	if dir == "" {
-		dir = filepath.Join(root, "..", "shared", "tyk", "operator-1.4.2-crds")
+		dir = filepath.Join(root, "third_party", "tyk", "operator-1.4.2-crds")
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "*.yaml"))
 	if len(files) == 0 {
-		t.Fatalf("Tyk Operator's CRDs are not in %s (the shared reference folder beside the repository, or "+
+		t.Fatalf("Tyk Operator's CRDs are not in %s (the repository's third_party/tyk, or "+
 			"$TYK_OPERATOR_CRDS): the suite's cluster needs the OperatorContext kind", dir)
 	}
 	crds := realkube.ReadCRDs(t, files...)

@@ -134,7 +134,7 @@ func ReportsReadme(reports map[string]*confv1.ConformanceReport) string {
 			r.Implementation.Version, f)
 	}
 	b.WriteString("\n## Reproduce\n\n" +
-		"In a clone of the repository (Go 1.26, redis-server on PATH, Tyk Operator's CRDs in ../shared/tyk):\n\n" +
+		"In a clone of the repository (Go 1.26, redis-server on PATH; nothing beside it):\n\n" +
 		"```sh\nmake e2e-conformance PROFILE=\"operator gateway-api\" GATEWAY2TYK_CONFORMANCE_REPORT=write\n```\n\n" +
 		"It builds the real kube-apiserver, etcd, Tyk Gateway (the 5.4 line; `TYK_GATEWAY=... TYK_GATEWAY_VERSION=...`\n" +
 		"for another build) and echo-basic into `bin/`, and writes the reports here.\n")
