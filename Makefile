@@ -225,7 +225,7 @@ $(MERMAID_JS):
 # goroutines (krmio's parallel writers, parallel and the stages that use it, sync's concurrent calls, the CLI's
 # kustomize pipe) run with the race detector; the rest without, since -race builds every dependency again and
 # slows each test several times over. The closing line is "tests: N passed, N failed, N skipped".
-RACE_PKGS       := ./fn ./fn/krmio ./fn/parallel ./fn/read ./fn/translate ./fn/kustomization ./sync/... ./cmd/gateway2tyk
+RACE_PKGS       := ./fn ./fn/krmio ./fn/internal/parallel ./fn/read ./fn/translate ./fn/kustomization ./sync/... ./cmd/gateway2tyk
 # The e2e package runs the real systems: longer than go test's default 10 minutes on 2 busy cores.
 GO_TEST_TIMEOUT ?= 60m
 TEST_ENV = $(ARGOCD_ENV) KUSTOMIZE=$(CURDIR)/$(KUSTOMIZE) GATEWAY2TYK=$(CURDIR)/$(GATEWAY2TYK) \

@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	gosync "sync"
+	"sync"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -191,7 +191,7 @@ func TestRealKubeSyncHookTwoApplications(t *testing.T) {
 	}
 
 	var table []string
-	var mu gosync.Mutex
+	var mu sync.Mutex
 	defer func() {
 		t.Logf("runs of the two hooks' sync, each as its own ServiceAccount, against the real API server %s and a "+
 			"real Tyk Gateway %s:\n| run | exit | outcome | APIs loaded after |\n|---|---|---|---|\n%s",
@@ -269,7 +269,7 @@ func TestRealKubeSyncHookTwoApplications(t *testing.T) {
 
 	// B's reviews pruned, and both hooks run at once.
 	pruneRoute(t, c, "shop", "shop/reviews")
-	var wg gosync.WaitGroup
+	var wg sync.WaitGroup
 	var codes [2]int
 	var sums [2]string
 	for i, app := range []*hookApp{a, b} {

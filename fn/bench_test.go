@@ -23,11 +23,11 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/gateway2tyk/gateway2tyk/bench/resourcelist"
-	"github.com/gateway2tyk/gateway2tyk/fn/attachment"
-	"github.com/gateway2tyk/gateway2tyk/fn/basedoc"
 	"github.com/gateway2tyk/gateway2tyk/fn/config"
+	"github.com/gateway2tyk/gateway2tyk/fn/internal/attachment"
+	"github.com/gateway2tyk/gateway2tyk/fn/internal/basedoc"
+	"github.com/gateway2tyk/gateway2tyk/fn/internal/operatorcontext"
 	"github.com/gateway2tyk/gateway2tyk/fn/krmio"
-	"github.com/gateway2tyk/gateway2tyk/fn/operatorcontext"
 	"github.com/gateway2tyk/gateway2tyk/fn/read"
 	"github.com/gateway2tyk/gateway2tyk/fn/translate"
 )

@@ -6,9 +6,9 @@ import (
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/gateway2tyk/gateway2tyk/fn/internal/status"
 	"github.com/gateway2tyk/gateway2tyk/fn/inventory"
 	"github.com/gateway2tyk/gateway2tyk/fn/read"
-	"github.com/gateway2tyk/gateway2tyk/fn/status"
 	"github.com/gateway2tyk/gateway2tyk/fn/translate"
 )
 

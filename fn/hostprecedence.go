@@ -6,7 +6,7 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 
-	"github.com/gateway2tyk/gateway2tyk/fn/attachment"
+	"github.com/gateway2tyk/gateway2tyk/fn/internal/attachment"
 	"github.com/gateway2tyk/gateway2tyk/fn/inventory"
 	"github.com/gateway2tyk/gateway2tyk/fn/read"
 	"github.com/gateway2tyk/gateway2tyk/fn/translate"

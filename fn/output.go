@@ -3,14 +3,14 @@ package fn
 import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/gateway2tyk/gateway2tyk/fn/attachment"
 	"github.com/gateway2tyk/gateway2tyk/fn/config"
 	"github.com/gateway2tyk/gateway2tyk/fn/emit"
 	"github.com/gateway2tyk/gateway2tyk/fn/hook"
+	"github.com/gateway2tyk/gateway2tyk/fn/internal/attachment"
+	"github.com/gateway2tyk/gateway2tyk/fn/internal/parallel"
+	"github.com/gateway2tyk/gateway2tyk/fn/internal/status"
 	"github.com/gateway2tyk/gateway2tyk/fn/inventory"
-	"github.com/gateway2tyk/gateway2tyk/fn/parallel"
 	"github.com/gateway2tyk/gateway2tyk/fn/read"
-	"github.com/gateway2tyk/gateway2tyk/fn/status"
 	"github.com/gateway2tyk/gateway2tyk/fn/translate"
 )
 

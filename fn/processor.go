@@ -9,13 +9,13 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/gateway2tyk/gateway2tyk/fn/attachment"
-	"github.com/gateway2tyk/gateway2tyk/fn/basedoc"
 	"github.com/gateway2tyk/gateway2tyk/fn/config"
 	"github.com/gateway2tyk/gateway2tyk/fn/hook"
-	"github.com/gateway2tyk/gateway2tyk/fn/operatorcontext"
+	"github.com/gateway2tyk/gateway2tyk/fn/internal/attachment"
+	"github.com/gateway2tyk/gateway2tyk/fn/internal/basedoc"
+	"github.com/gateway2tyk/gateway2tyk/fn/internal/operatorcontext"
+	"github.com/gateway2tyk/gateway2tyk/fn/internal/status"
 	"github.com/gateway2tyk/gateway2tyk/fn/read"
-	"github.com/gateway2tyk/gateway2tyk/fn/status"
 	"github.com/gateway2tyk/gateway2tyk/fn/translate"
 )
 

@@ -1,4 +1,4 @@
-// Package sync is `gateway2tyk sync`: it pushes the rendered Tyk OAS APIs to a Tyk Dashboard or an open-source
+// Package tyksync is `gateway2tyk sync`: it pushes the rendered Tyk OAS APIs to a Tyk Dashboard or an open-source
 // Tyk Gateway, idempotently, and removes the APIs it created that are no longer rendered, of its input's owners
 // only (sync/plan: many applications share one Tyk; a plan that deletes every API an owner has is refused,
 // ErrDeletesAll, before anything is written, unless AllowDeleteAll).
@@ -37,4 +37,4 @@
 // The target's settings come from flags, then the environment (TYK_MODE, TYK_URL, TYK_AUTH, TYK_ORG,
 // TYK_TLS_INSECURE_SKIP_VERIFY), then the OperatorContext named by --operator-context (its Secret's keys of those names
 // win over its env).
-package sync
+package tyksync

@@ -1,4 +1,4 @@
-package sync_test
+package tyksync_test
 
 import (
 	"bytes"
@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	gosync "sync"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -136,7 +136,7 @@ type shared struct {
 	// foreign are the IDs of APIs on the target that gateway2tyk did not create.
 	foreign []string
 	table   *[]string
-	mu      *gosync.Mutex // guards table: concurrent runs add rows
+	mu      *sync.Mutex // guards table: concurrent runs add rows
 }
 
 func (s shared) sync(t *testing.T, name string, set *source.Set, o tyksync.Options) ownerRun {
@@ -241,7 +241,7 @@ func twoApplications(t *testing.T, newShared func(t *testing.T) shared) {
 	t.Run("concurrently", func(t *testing.T) {
 		s := newShared(t)
 		both := func(name string, sa, sb *source.Set) (ra, rb ownerRun) {
-			var wg gosync.WaitGroup
+			var wg sync.WaitGroup
 			wg.Add(2)
 			go func() { defer wg.Done(); ra = s.sync(t, name+": "+a.name, sa, tyksync.Options{}) }()
 			go func() { defer wg.Done(); rb = s.sync(t, name+": "+b.name, sb, tyksync.Options{}) }()

@@ -1,4 +1,4 @@
-package sync_test
+package tyksync_test
 
 import (
 	"bytes"

@@ -1,8 +1,8 @@
-package sync_test
+package tyksync_test
 
 import (
 	"strings"
-	gosync "sync"
+	"sync"
 	"testing"
 
 	"github.com/gateway2tyk/gateway2tyk/sync/target"
@@ -14,7 +14,7 @@ import (
 func TestRealTykSyncTwoApplications(t *testing.T) {
 	var table []string
 	var version string
-	var mu gosync.Mutex
+	var mu sync.Mutex
 	defer func() {
 		t.Logf("runs against the real Tyk Gateway %s (a fresh one per story):\n| run | created | updated | unchanged | "+
 			"deleted | failed |\n|---|---|---|---|---|---|\n%s", version, strings.Join(table, "\n"))

@@ -1,4 +1,4 @@
-package sync_test
+package tyksync_test
 
 import (
 	"bytes"
@@ -11,7 +11,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	gosync "sync"
+	"sync"
 	"testing"
 	"time"
 
@@ -162,7 +162,7 @@ func for54(t *testing.T, stream string, extra ...string) *source.Set {
 
 // observer sees every request the sync sends to the Gateway, at the sync's own HTTP transport.
 type observer struct {
-	mu      gosync.Mutex
+	mu      sync.Mutex
 	calls   []string
 	answers []string              // "METHOD path: status" of each request that got an answer
 	before  func(r *http.Request) // called before a request is sent
@@ -525,7 +525,7 @@ func TestRealTykSyncFaults(t *testing.T) {
 	// The orders route edited and the catalog route removed: one update, then one delete (one call at a time).
 	edited := renderBasic(t, ordersEdited, []string{"shop/catalog"})
 	v2 := for54(t, edited.stream)
-	var stopped gosync.Once
+	var stopped sync.Once
 	rt.obs.before = func(r *http.Request) {
 		if r.Method == http.MethodDelete {
 			stopped.Do(rt.g.Stop)
@@ -565,7 +565,7 @@ func TestRealTykSyncFaults(t *testing.T) {
 // makes (its log says "Group reload accepted." and no "Reloading endpoints": the pub/sub message is lost, seen on a
 // 5.4-line Gateway that had just started); the request never reaches the Gateway, which therefore does not reload.
 func lostReload() func(r *http.Request) *http.Response {
-	var once gosync.Once
+	var once sync.Once
 	return func(r *http.Request) *http.Response {
 		var resp *http.Response
 		if r.URL.Path == "/tyk/reload/group" {

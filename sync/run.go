@@ -1,4 +1,4 @@
-package sync
+package tyksync
 
 import (
 	"context"
@@ -7,7 +7,7 @@ import (
 	"io"
 	"sort"
 	"strings"
-	gosync "sync"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -274,7 +274,7 @@ func apply(ctx context.Context, o Options, rep *Report, certs []source.Certifica
 // forEach runs fn(0..n-1) with at most limit running at once, and waits for all.
 func forEach(limit, n int, fn func(int)) {
 	sem := make(chan struct{}, limit)
-	var wg gosync.WaitGroup
+	var wg sync.WaitGroup
 	for i := 0; i < n; i++ {
 		sem <- struct{}{}
 		wg.Add(1)

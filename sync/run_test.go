@@ -1,4 +1,4 @@
-package sync_test
+package tyksync_test
 
 import (
 	"bytes"
@@ -9,7 +9,7 @@ import (
 	"net/http"
 	"sort"
 	"strings"
-	gosync "sync"
+	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -41,7 +41,7 @@ var targets = map[string]func(testing.TB) *targettest.Fake{
 
 // recorder is the injected backoff: it records the waits instead of sleeping.
 type recorder struct {
-	mu    gosync.Mutex
+	mu    sync.Mutex
 	waits []time.Duration
 }
 
@@ -578,7 +578,7 @@ func line(out, prefix string) []string {
 func TestConcurrencyLimit(t *testing.T) {
 	f := targettest.NewGateway(t)
 	synctest.Test(t, func(t *testing.T) {
-		var mu gosync.Mutex
+		var mu sync.Mutex
 		inFlight, peak := 0, 0
 		f.Inject = func(method, _ string) int {
 			if method != http.MethodPost {
@@ -751,7 +751,7 @@ func settleFor(d time.Duration) runOpt {
 // just started can (its pub/sub subscription not up yet); it returns when each reload request came, measured
 // from the first (the bubble's clock, in the tests below).
 func lostReloads(f *targettest.Fake, n int) func() []time.Duration {
-	var mu gosync.Mutex
+	var mu sync.Mutex
 	var seen []time.Time
 	f.Inject = func(method, path string) int {
 		if path != "/tyk/reload/group" {

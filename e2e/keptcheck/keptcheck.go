@@ -15,7 +15,7 @@ import (
 	"net/http"
 	"sort"
 	"strings"
-	gosync "sync"
+	"sync"
 	"testing"
 	"time"
 
@@ -313,7 +313,7 @@ func short(b []byte) string {
 
 // recorder sees every request the sync sends.
 type recorder struct {
-	mu    gosync.Mutex
+	mu    sync.Mutex
 	calls []string
 	next  http.RoundTripper
 }

@@ -10,9 +10,9 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/gateway2tyk/gateway2tyk/fn"
-	"github.com/gateway2tyk/gateway2tyk/fn/basedoc"
 	"github.com/gateway2tyk/gateway2tyk/fn/config"
 	"github.com/gateway2tyk/gateway2tyk/fn/emit"
+	"github.com/gateway2tyk/gateway2tyk/fn/internal/basedoc"
 	"github.com/gateway2tyk/gateway2tyk/fn/read"
 )
 

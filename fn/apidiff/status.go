@@ -9,7 +9,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
-	"github.com/gateway2tyk/gateway2tyk/fn/status"
+	"github.com/gateway2tyk/gateway2tyk/fn/internal/status"
 )
 
 // objectStatus is the part of a status annotation the diff reads, in the Gateway API's own types: the

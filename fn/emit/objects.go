@@ -6,7 +6,7 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/gateway2tyk/gateway2tyk/fn/directyaml"
+	"github.com/gateway2tyk/gateway2tyk/fn/internal/directyaml"
 )
 
 // API is what emit needs to know of one rendered API.

@@ -16,7 +16,7 @@ import (
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/gateway2tyk/gateway2tyk/fn"
-	"github.com/gateway2tyk/gateway2tyk/fn/attachment"
+	"github.com/gateway2tyk/gateway2tyk/fn/internal/attachment"
 	"github.com/gateway2tyk/gateway2tyk/fn/translate"
 	"github.com/gateway2tyk/gateway2tyk/fn/tykoas"
 	"github.com/gateway2tyk/gateway2tyk/fn/tykroute"

@@ -43,9 +43,9 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/gateway2tyk/gateway2tyk/fn/directyaml"
-	"github.com/gateway2tyk/gateway2tyk/fn/literal"
-	"github.com/gateway2tyk/gateway2tyk/fn/parallel"
+	"github.com/gateway2tyk/gateway2tyk/fn/internal/directyaml"
+	"github.com/gateway2tyk/gateway2tyk/fn/internal/literal"
+	"github.com/gateway2tyk/gateway2tyk/fn/internal/parallel"
 )
 
 // Execute is framework.Execute with Write in place of rlSource.Write: it reads the ResourceList from the source,

@@ -9,7 +9,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/gateway2tyk/gateway2tyk/fn/parallel"
+	"github.com/gateway2tyk/gateway2tyk/fn/internal/parallel"
 )
 
 // reconcile is kio.ReconcileInternalAnnotations, faster. The library's loop treats each item on its own (the

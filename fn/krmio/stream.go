@@ -8,8 +8,8 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/gateway2tyk/gateway2tyk/fn/directyaml"
-	"github.com/gateway2tyk/gateway2tyk/fn/parallel"
+	"github.com/gateway2tyk/gateway2tyk/fn/internal/directyaml"
+	"github.com/gateway2tyk/gateway2tyk/fn/internal/parallel"
 )
 
 // WriteStream writes the nodes as a multi-document YAML stream, as kio.ByteWriter{Writer: out, ClearAnnotations:

@@ -6,8 +6,8 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/gateway2tyk/gateway2tyk/fn/directyaml"
-	"github.com/gateway2tyk/gateway2tyk/fn/literal"
+	"github.com/gateway2tyk/gateway2tyk/fn/internal/directyaml"
+	"github.com/gateway2tyk/gateway2tyk/fn/internal/literal"
 )
 
 // generic is the value sigs.k8s.io/yaml's JSONToYAML hands yaml.v2's Marshal when it converts the object's JSON

@@ -17,8 +17,8 @@ import (
 
 	"github.com/gateway2tyk/gateway2tyk/bench/resourcelist"
 	"github.com/gateway2tyk/gateway2tyk/fn"
+	"github.com/gateway2tyk/gateway2tyk/fn/internal/literal"
 	"github.com/gateway2tyk/gateway2tyk/fn/internal/yamlrand"
-	"github.com/gateway2tyk/gateway2tyk/fn/literal"
 	"github.com/gateway2tyk/gateway2tyk/fn/read"
 )
 

@@ -10,8 +10,8 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 	sigsyaml "sigs.k8s.io/yaml"
 
-	"github.com/gateway2tyk/gateway2tyk/fn/literal"
-	"github.com/gateway2tyk/gateway2tyk/fn/parallel"
+	"github.com/gateway2tyk/gateway2tyk/fn/internal/literal"
+	"github.com/gateway2tyk/gateway2tyk/fn/internal/parallel"
 	"github.com/gateway2tyk/gateway2tyk/fn/read"
 )
 

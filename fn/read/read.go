@@ -20,8 +20,8 @@ import (
 
 	"github.com/gateway2tyk/gateway2tyk/fn/apiserver"
 	"github.com/gateway2tyk/gateway2tyk/fn/emit"
+	"github.com/gateway2tyk/gateway2tyk/fn/internal/parallel"
 	"github.com/gateway2tyk/gateway2tyk/fn/inventory"
-	"github.com/gateway2tyk/gateway2tyk/fn/parallel"
 	"github.com/gateway2tyk/gateway2tyk/fn/tykapi"
 )
 

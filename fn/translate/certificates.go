@@ -10,7 +10,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
-	"github.com/gateway2tyk/gateway2tyk/fn/attachment"
+	"github.com/gateway2tyk/gateway2tyk/fn/internal/attachment"
 )
 
 // certificates lists the Tyk certificate IDs an API on this hostname gets: the certificates of the HTTPS

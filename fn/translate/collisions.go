@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/gateway2tyk/gateway2tyk/fn/attachment"
+	"github.com/gateway2tyk/gateway2tyk/fn/internal/attachment"
+	"github.com/gateway2tyk/gateway2tyk/fn/internal/status"
 	"github.com/gateway2tyk/gateway2tyk/fn/inventory"
-	"github.com/gateway2tyk/gateway2tyk/fn/status"
 )
 
 // resolveCollisions keeps Tyk from loading two APIs with the same custom domain and listen path on the same

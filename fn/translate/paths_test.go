@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gateway2tyk/gateway2tyk/fn/attachment"
+	"github.com/gateway2tyk/gateway2tyk/fn/internal/attachment"
 	"github.com/gateway2tyk/gateway2tyk/fn/tykoas"
 )
 

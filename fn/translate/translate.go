@@ -8,10 +8,10 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
-	"github.com/gateway2tyk/gateway2tyk/fn/attachment"
-	"github.com/gateway2tyk/gateway2tyk/fn/basedoc"
-	"github.com/gateway2tyk/gateway2tyk/fn/parallel"
-	"github.com/gateway2tyk/gateway2tyk/fn/status"
+	"github.com/gateway2tyk/gateway2tyk/fn/internal/attachment"
+	"github.com/gateway2tyk/gateway2tyk/fn/internal/basedoc"
+	"github.com/gateway2tyk/gateway2tyk/fn/internal/parallel"
+	"github.com/gateway2tyk/gateway2tyk/fn/internal/status"
 	"github.com/gateway2tyk/gateway2tyk/fn/tykoas"
 )
 

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/gateway2tyk/gateway2tyk/fn/attachment"
+	"github.com/gateway2tyk/gateway2tyk/fn/internal/attachment"
 	"github.com/gateway2tyk/gateway2tyk/fn/tykoas"
 	"github.com/gateway2tyk/gateway2tyk/fn/tykroute"
 )

@@ -16,7 +16,7 @@ import (
 
 	"github.com/gateway2tyk/gateway2tyk/bench/resourcelist"
 	"github.com/gateway2tyk/gateway2tyk/fn"
-	"github.com/gateway2tyk/gateway2tyk/fn/directyaml"
+	"github.com/gateway2tyk/gateway2tyk/fn/internal/directyaml"
 	"github.com/gateway2tyk/gateway2tyk/fn/internal/yamlrand"
 )
 
@@ -59,7 +59,7 @@ func readItems(t *testing.T, data []byte) []*yaml.RNode {
 
 // TestGoldenFiles compares every item of the render's golden inputs and outputs.
 func TestGoldenFiles(t *testing.T) {
-	files, err := filepath.Glob("../testdata/*/*.yaml")
+	files, err := filepath.Glob("../../testdata/*/*.yaml")
 	require.NoError(t, err)
 	require.NotEmpty(t, files)
 	m := directyaml.NewMemo()
@@ -209,7 +209,7 @@ func TestFlowFleet(t *testing.T) {
 // FuzzAppendItem parses YAML text and compares every item it holds: parsed nodes carry the styles, tags and
 // comments of real files, where TestRandomTrees makes them up.
 func FuzzAppendItem(f *testing.F) {
-	files, err := filepath.Glob("../testdata/*/input.yaml")
+	files, err := filepath.Glob("../../testdata/*/input.yaml")
 	require.NoError(f, err)
 	for _, file := range files[:min(len(files), 20)] {
 		data, err := os.ReadFile(file)

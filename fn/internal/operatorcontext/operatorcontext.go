@@ -12,7 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
-	"github.com/gateway2tyk/gateway2tyk/fn/attachment"
+	"github.com/gateway2tyk/gateway2tyk/fn/internal/attachment"
 	"github.com/gateway2tyk/gateway2tyk/fn/inventory"
 	"github.com/gateway2tyk/gateway2tyk/fn/tykapi"
 )

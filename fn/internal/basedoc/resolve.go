@@ -10,8 +10,8 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/gateway2tyk/gateway2tyk/fn/internal/status"
 	"github.com/gateway2tyk/gateway2tyk/fn/inventory"
-	"github.com/gateway2tyk/gateway2tyk/fn/status"
 	"github.com/gateway2tyk/gateway2tyk/fn/tykapi"
 	"github.com/gateway2tyk/gateway2tyk/fn/tykoas"
 )

@@ -8,8 +8,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/gateway2tyk/gateway2tyk/fn/internal/status"
 	"github.com/gateway2tyk/gateway2tyk/fn/inventory"
-	"github.com/gateway2tyk/gateway2tyk/fn/status"
 )
 
 const (

@@ -3,7 +3,7 @@ package attachment
 import (
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
-	"github.com/gateway2tyk/gateway2tyk/fn/status"
+	"github.com/gateway2tyk/gateway2tyk/fn/internal/status"
 )
 
 // acceptClass decides a GatewayClass's Accepted condition. The class is ours by its controllerName; whether its

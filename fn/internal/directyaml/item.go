@@ -5,7 +5,7 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/gateway2tyk/gateway2tyk/fn/literal"
+	"github.com/gateway2tyk/gateway2tyk/fn/internal/literal"
 )
 
 // maxSimpleKey is the longest key yaml.v3 writes as "key: value"; a longer one is written as an explicit "? key".

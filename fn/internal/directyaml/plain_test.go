@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/gateway2tyk/gateway2tyk/fn/directyaml"
+	"github.com/gateway2tyk/gateway2tyk/fn/internal/directyaml"
 )
 
 // TestPlainIsReadAndWrittenAsAString checks Plain's promise on random short words over an alphabet of letters
