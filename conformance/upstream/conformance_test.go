@@ -150,7 +150,7 @@ func runProfile(t *testing.T, root, profile string) {
 	backends := StartBackends(t, echo, c.Client, 200*time.Millisecond)
 	proxy := StartProxy(t, c.Client, backends)
 	tykBegin := time.Now()
-	g := realtyk.StartBehindProxy(t, tykBins, proxy.Addr)
+	g := realtyk.StartBehindProxy(t, tykBins, proxy.URL)
 	t.Logf("Tyk Gateway %s (/hello %s) ready in %v on %s", g.Version, g.Hello, time.Since(tykBegin).Round(time.Millisecond), g.URL)
 
 	kubeconfig := AdminKubeconfig(t, c.Config)

@@ -1,11 +1,11 @@
 package upstream
 
 import (
+	"bufio"
 	"context"
+	"io"
 	"net"
-	"net/http"
-	"net/http/httputil"
-	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -18,15 +18,18 @@ import (
 	"k8s.io/client-go/kubernetes"
 )
 
-// Proxy is the forward proxy Tyk's upstream requests go to (its HTTP_PROXY), standing in for cluster DNS and
-// kube-proxy (see standins.go): a request for http://<service>.<namespace>.svc.cluster.local:<port>/... goes to one
-// of the echo-basic processes behind that Service's port, in turn.
+// Proxy is the SOCKS5 proxy Tyk's upstream connections go to (its HTTP_PROXY, a socks5:// URL), standing in for
+// cluster DNS and kube-proxy (see standins.go): a connection to <service>.<namespace>.svc.cluster.local:<port> (or
+// to a Service's cluster IP and port) is joined to one of the echo-basic processes behind that Service's port, in
+// turn. A SOCKS proxy is given the address to dial apart from the request, so the request Tyk writes, its Host
+// header included (upstream.preserveHostHeader), reaches the backend as Tyk wrote it.
 type Proxy struct {
 	Addr string
+	// URL is the proxy URL for the Gateway's HTTP_PROXY and HTTPS_PROXY.
+	URL string
 
-	client    kubernetes.Interface
-	backends  *Backends
-	transport *http.Transport
+	client   kubernetes.Interface
+	backends *Backends
 
 	mu   sync.Mutex
 	next map[string]int // round robin, by service address
@@ -40,60 +43,68 @@ func StartProxy(t testing.TB, client kubernetes.Interface, backends *Backends) *
 		t.Fatal(err)
 	}
 	p := &Proxy{Addr: l.Addr().String(), client: client, backends: backends, next: map[string]int{}}
-	p.transport = &http.Transport{Proxy: nil, DisableKeepAlives: true, ResponseHeaderTimeout: 30 * time.Second}
-	srv := &http.Server{Handler: p, ReadHeaderTimeout: 10 * time.Second}
-	go func() { _ = srv.Serve(l) }()
-	t.Cleanup(func() { _ = srv.Close() })
+	p.URL = "socks5://" + p.Addr
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(func() { cancel(); _ = l.Close() })
+	go func() {
+		for {
+			conn, err := l.Accept()
+			if err != nil {
+				return
+			}
+			go p.serve(ctx, conn)
+		}
+	}()
 	return p
 }
 
-func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.Method == http.MethodConnect || r.URL.Host == "" {
-		http.Error(w, "the stand-in for cluster networking forwards plain HTTP requests only", http.StatusBadGateway)
+// serve joins one client connection to the process its CONNECT request names. A name that is no Service, or a
+// Service with no process behind it, is answered "host unreachable" and the connection closed, as a failed
+// lookup or a refused connection would end Tyk's dial.
+func (p *Proxy) serve(ctx context.Context, conn net.Conn) {
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(10 * time.Second))
+	r := bufio.NewReader(conn)
+	host, port, err := socksTarget(r, conn)
+	if err != nil {
 		return
 	}
-	endpoint := p.endpoint(r.Context(), r.URL)
-	if endpoint == "" {
-		// No such Service, or no process behind it: the connection ends, as a failed lookup or a refused
-		// connection would end Tyk's dial.
-		if hj, ok := w.(http.Hijacker); ok {
-			if conn, _, err := hj.Hijack(); err == nil {
-				_ = conn.Close()
-				return
-			}
-		}
-		w.WriteHeader(http.StatusBadGateway)
+	endpoint := p.endpoint(ctx, host, port)
+	var upstream net.Conn
+	if endpoint != "" {
+		upstream, err = (&net.Dialer{Timeout: 5 * time.Second}).DialContext(ctx, "tcp", endpoint)
+	}
+	if endpoint == "" || err != nil {
+		_ = socksReply(conn, socksHostUnreach)
 		return
 	}
-	forward := &httputil.ReverseProxy{
-		// The request keeps its Host header (Tyk's preserveHostHeader) and its path and query as Tyk sent them;
-		// only the address it is sent to changes, as kube-proxy changes only the destination.
-		Rewrite: func(pr *httputil.ProxyRequest) {
-			pr.Out.URL.Scheme = "http"
-			pr.Out.URL.Host = endpoint
-			pr.Out.Host = pr.In.Host
-		},
-		Transport:     p.transport,
-		FlushInterval: -1,
+	defer upstream.Close()
+	if socksReply(conn, socksSucceeded) != nil {
+		return
 	}
-	forward.ServeHTTP(w, r)
+	_ = conn.SetDeadline(time.Time{})
+	done := make(chan struct{}, 2)
+	go func() { _, _ = io.Copy(upstream, r); closeWrite(upstream); done <- struct{}{} }()
+	go func() { _, _ = io.Copy(conn, upstream); closeWrite(conn); done <- struct{}{} }()
+	<-done
+	<-done
 }
 
-// endpoint is the address of the process that the Service of the URL's cluster DNS name and port sends this
-// request to, or "" when there is none.
-func (p *Proxy) endpoint(ctx context.Context, u *url.URL) string {
-	name, namespace, ok := serviceOf(u.Hostname())
-	if !ok {
+// closeWrite passes an end of stream on (a half close), so that each side sees the other finish.
+func closeWrite(c net.Conn) {
+	if tc, ok := c.(*net.TCPConn); ok {
+		_ = tc.CloseWrite()
+	}
+}
+
+// endpoint is the address of the process that the Service of host (a cluster DNS name or a cluster IP) and
+// port sends this connection to, or "" when there is none.
+func (p *Proxy) endpoint(ctx context.Context, host string, port int) string {
+	svc := p.service(ctx, host)
+	if svc == nil {
 		return ""
 	}
-	port := 80
-	if s := u.Port(); s != "" {
-		port, _ = strconv.Atoi(s)
-	}
-	svc, err := p.client.CoreV1().Services(namespace).Get(ctx, name, metav1.GetOptions{})
-	if err != nil {
-		return ""
-	}
+	name, namespace := svc.Name, svc.Namespace
 	var target *corev1.ServicePort
 	for i := range svc.Spec.Ports {
 		if int(svc.Spec.Ports[i].Port) == port {
@@ -113,6 +124,31 @@ func (p *Proxy) endpoint(ctx context.Context, u *url.URL) string {
 	i := p.next[key] % len(eps)
 	p.next[key] = i + 1
 	return eps[i]
+}
+
+// service is the Service whose cluster DNS name or cluster IP host is, or nil.
+func (p *Proxy) service(ctx context.Context, host string) *corev1.Service {
+	if net.ParseIP(host) != nil {
+		list, err := p.client.CoreV1().Services("").List(ctx, metav1.ListOptions{})
+		if err != nil {
+			return nil
+		}
+		for i := range list.Items {
+			if slices.Contains(list.Items[i].Spec.ClusterIPs, host) || list.Items[i].Spec.ClusterIP == host {
+				return &list.Items[i]
+			}
+		}
+		return nil
+	}
+	name, namespace, ok := serviceOf(host)
+	if !ok {
+		return nil
+	}
+	svc, err := p.client.CoreV1().Services(namespace).Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		return nil
+	}
+	return svc
 }
 
 // serviceOf reads a Service's cluster DNS name: <service>.<namespace>.svc.cluster.local (or .svc).

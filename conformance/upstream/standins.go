@@ -18,14 +18,16 @@ package upstream
 //     for a Pod to exist at all. The namespace's default ServiceAccount is made when missing, as the service
 //     account controller would, since admission refuses a Pod whose ServiceAccount does not exist. The Pod is
 //     deleted when its process is stopped (the Deployment changed or went).
-//   - kube-proxy and cluster DNS: Tyk reaches every upstream through its HTTP_PROXY, Proxy, which reads the Service
-//     of a cluster DNS name (<service>.<namespace>.svc.cluster.local, port) from the API server, maps the port to its
-//     targetPort and the selector to the echo-basic processes of the Deployments whose Pod template labels it
-//     selects, and forwards to one of them in turn (round robin, as kube-proxy's iptables mode spreads
-//     connections). A name that is not a Service, or a Service with no process behind it, gets its connection
-//     closed, as a failed DNS lookup or a rejected connection would end it. KNOWN DEFECT: with
-//     upstream.preserveHostHeader (every rendered API) Go's transport writes the preserved Host, not the Service's
-//     name, into the request line it sends the proxy, so such requests cannot be mapped (README, conformance).
+//   - kube-proxy and cluster DNS: Tyk reaches every upstream through its HTTP_PROXY, Proxy, a SOCKS5 proxy
+//     (socks5://, RFC 1928 no-auth CONNECT, socks5.go), which reads the Service of the address Tyk dials (a cluster
+//     DNS name <service>.<namespace>.svc.cluster.local, or a cluster IP, and a port) from the API server, maps the
+//     port to its targetPort and the selector to the echo-basic processes of the Deployments whose Pod template
+//     labels it selects, and joins the connection to one of them in turn (round robin, as kube-proxy's iptables
+//     mode spreads connections). A SOCKS proxy is told the address apart from the request, so the request and its
+//     Host header (upstream.preserveHostHeader) reach the backend as Tyk wrote them; an HTTP forward proxy is not
+//     (Go writes the preserved Host into its request line). A name that is not a Service, or a Service with no
+//     process behind it, is answered "host unreachable" and closed, as a failed DNS lookup or a rejected
+//     connection would end the dial.
 //   - a LoadBalancer controller: the data-plane Service (type LoadBalancer, ports 80 and 443) gets
 //     status.loadBalancer.ingress loadBalancerIP written by the test, which is the address the render gives the
 //     Gateways. Both ports lead to the one loopback port Tyk listens on: the suite's RoundTripper dials it for every

@@ -93,7 +93,8 @@ func Start(t testing.TB, bins Binaries) *Gateway {
 }
 
 // StartBehindProxy runs Redis and the Gateway as Start does, but the Gateway's upstream requests go to the
-// forward proxy at proxyAddr (host:port, the Gateway's HTTP_PROXY) instead of the recording proxy of its own, for
+// proxy at proxyAddr (the Gateway's HTTP_PROXY: host:port of an HTTP forward proxy, or a URL such as
+// socks5://host:port) instead of the recording proxy of its own, for
 // tests that bring real upstreams behind a proxy of theirs (Send then finds no upstream request recorded).
 func StartBehindProxy(t testing.TB, bins Binaries, proxyAddr string) *Gateway {
 	t.Helper()
@@ -262,7 +263,10 @@ func gatewayEnv(proxyAddr string) []string {
 		}
 		env = append(env, e)
 	}
-	proxy := "http://" + proxyAddr
+	proxy := proxyAddr
+	if !strings.Contains(proxy, "://") {
+		proxy = "http://" + proxy
+	}
 	return append(env, "HTTP_PROXY="+proxy, "http_proxy="+proxy, "HTTPS_PROXY="+proxy, "https_proxy="+proxy,
 		"NO_PROXY=", "no_proxy=")
 }
