@@ -299,13 +299,11 @@ func timeouts() config.TimeoutConfig {
 	tc.GatewayMustHaveAddress = 20 * time.Second
 	tc.GatewayMustHaveCondition = 20 * time.Second
 	tc.CreateTimeout = 30 * time.Second
-	tc.HTTPRouteMustHaveCondition = 15 * time.Second
-	tc.HTTPRouteMustNotHaveParents = 15 * time.Second
-	tc.RouteMustHaveParents = 15 * time.Second
-	tc.GatewayStatusMustHaveListeners = 15 * time.Second
-	tc.GatewayListenersMustHaveConditions = 15 * time.Second
-	tc.LatestObservedGenerationSet = 15 * time.Second
-	tc.MaxTimeToConsistency = 15 * time.Second
+	for _, wait := range []*time.Duration{&tc.HTTPRouteMustHaveCondition, &tc.HTTPRouteMustNotHaveParents,
+		&tc.RouteMustHaveParents, &tc.GatewayStatusMustHaveListeners, &tc.GatewayListenersMustHaveConditions,
+		&tc.LatestObservedGenerationSet, &tc.MaxTimeToConsistency} {
+		*wait = 15 * time.Second
+	}
 	tc.DefaultTestTimeout = 20 * time.Second
 	return tc
 }
