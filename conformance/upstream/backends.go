@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"net"
 	"os"
 	"os/exec"
@@ -198,11 +199,20 @@ func (b *Backends) createPod(dep *appsv1.Deployment, p *pod) error {
 	return nil
 }
 
+// podName names a Pod of dep as the Deployment and ReplicaSet controllers do: the Deployment's name, a hash of its
+// Pod template (the ReplicaSet's pod-template-hash) and a random suffix of its own. The suite reads a backend's name
+// back from the Pod names echo-basic reports by cutting the last two parts (utils/weight's extractBackendName).
+func podName(dep *appsv1.Deployment) string {
+	h := fnv.New32a()
+	_, _ = h.Write([]byte(dep.Spec.Template.String()))
+	suffix := make([]byte, 3)
+	_, _ = rand.Read(suffix)
+	return fmt.Sprintf("%s-%08x-%s", dep.Name, h.Sum32(), hex.EncodeToString(suffix)[:5])
+}
+
 // run starts one process of the container as a Pod of the Deployment would run it, and waits until it listens.
 func (b *Backends) run(dep *appsv1.Deployment, c *corev1.Container) (*pod, error) {
-	suffix := make([]byte, 5)
-	_, _ = rand.Read(suffix)
-	p := &pod{name: dep.Name + "-" + hex.EncodeToString(suffix)[:10], ports: map[int32]int{}}
+	p := &pod{name: podName(dep), ports: map[int32]int{}}
 	env := []string{"PATH=" + os.Getenv("PATH")}
 	for _, e := range c.Env {
 		switch {

@@ -7,7 +7,8 @@ package upstream
 //   - kube-controller-manager and kubelet (Deployments, ReplicaSets, Pods): there is no container runtime. For each
 //     replica of each Deployment whose container runs the suite's echo-basic image, Backends runs one bin/echo-basic
 //     process, with the container's literal env, POD_NAME and NAMESPACE as its downward-API env would give them (a
-//     Pod name is the Deployment's name, a "-" and a random suffix, as the ReplicaSet controller's names begin), and
+//     Pod name is the Deployment's name, a hash of its Pod template and a random suffix, as the Deployment and
+//     ReplicaSet controllers name Pods: the suite's weight tests read the backend back from it), and
 //     its own loopback ports in HTTP_PORT, H2C_PORT and HTTPS_PORT (the container ports echo-basic listens on by
 //     default, 3000, 3001 and 8443, name them: echoContainerPorts). An env value under one of the container's
 //     volumeMounts (the TLS backends' certificate files from Secret volumes) is left out: no volume is mounted, so
