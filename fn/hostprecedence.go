@@ -2,6 +2,7 @@ package fn
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
@@ -23,13 +24,40 @@ import (
 func hostPrecedenceResults(in *read.Result, tr *translate.Output) framework.Results {
 	var out framework.Results
 	said := map[string]bool{}
+	// The wildcard APIs by Gateway and hostname, so that each exact hostname looks only at the wildcards that
+	// may cover it (one per dot-suffix) instead of at every API: a fleet of 19,000 APIs made the pairwise scan
+	// cost 3 s of a 6 s warm render.
+	type wildKey struct {
+		gateway  *attachment.Gateway
+		hostname string
+	}
+	wildcards := map[wildKey][]int{}
+	for i, w := range tr.APIs {
+		if strings.HasPrefix(w.Hostname, "*.") {
+			k := wildKey{w.Parent.Gateway, w.Hostname}
+			wildcards[k] = append(wildcards[k], i)
+		}
+	}
+	if len(wildcards) == 0 {
+		return nil
+	}
 	for _, e := range tr.APIs {
 		if e.Hostname == "" || strings.HasPrefix(e.Hostname, "*.") {
 			continue
 		}
-		for _, w := range tr.APIs {
-			if w.Parent.Gateway != e.Parent.Gateway || w.Route == e.Route || !strings.HasPrefix(w.Hostname, "*.") ||
-				!attachment.HostTakes(w.Hostname, e.Hostname) || !attachment.PathPrefixTakes(e.Path, w.Path) {
+		var candidates []int
+		for rest := e.Hostname; ; {
+			dot := strings.IndexByte(rest, '.')
+			if dot < 0 {
+				break
+			}
+			rest = rest[dot+1:]
+			candidates = append(candidates, wildcards[wildKey{e.Parent.Gateway, "*." + rest}]...)
+		}
+		slices.Sort(candidates) // the APIs' order, as the results have always been given
+		for _, i := range candidates {
+			w := tr.APIs[i]
+			if w.Route == e.Route || !attachment.HostTakes(w.Hostname, e.Hostname) || !attachment.PathPrefixTakes(e.Path, w.Path) {
 				continue
 			}
 			exact, wild := e.Route.Route, w.Route.Route
