@@ -37,28 +37,39 @@ func (e *TooOldError) Is(target error) bool { return target == ErrTargetTooOld }
 
 const givenByFlag = "given with --tyk-version"
 
-// fieldsNeedingNewer returns the fields of tykroute.NewerUpstreamFields the rendered APIs set, with how many APIs set each.
+// fieldsNeedingNewer returns the fields of tykroute.NewerUpstreamFields and NewerServerFields the rendered APIs
+// set, with how many APIs set each.
 func fieldsNeedingNewer(apis []plan.Desired) []string {
+	sections := []struct {
+		name   string
+		fields []string
+	}{{"upstream", tykroute.NewerUpstreamFields}, {"server", tykroute.NewerServerFields}}
 	count := map[string]int{}
 	for _, a := range apis {
 		var probe struct {
 			Tyk struct {
 				Upstream map[string]json.RawMessage `json:"upstream"`
+				Server   map[string]json.RawMessage `json:"server"`
 			} `json:"x-tyk-api-gateway"`
 		}
 		if json.Unmarshal(a.Document, &probe) != nil {
 			continue
 		}
-		for _, f := range tykroute.NewerUpstreamFields {
-			if _, ok := probe.Tyk.Upstream[f]; ok {
-				count[f]++
+		set := map[string]map[string]json.RawMessage{"upstream": probe.Tyk.Upstream, "server": probe.Tyk.Server}
+		for _, s := range sections {
+			for _, f := range s.fields {
+				if _, ok := set[s.name][f]; ok {
+					count[s.name+"."+f]++
+				}
 			}
 		}
 	}
 	var out []string
-	for _, f := range tykroute.NewerUpstreamFields {
-		if n := count[f]; n > 0 {
-			out = append(out, fmt.Sprintf("upstream.%s (%d %s)", f, n, plural(n, "API", "APIs")))
+	for _, s := range sections {
+		for _, f := range s.fields {
+			if n := count[s.name+"."+f]; n > 0 {
+				out = append(out, fmt.Sprintf("%s.%s (%d %s)", s.name, f, n, plural(n, "API", "APIs")))
+			}
 		}
 	}
 	return out

@@ -129,7 +129,12 @@ func Explain(out *fn.Output, req Request, opt Options) (*Answer, error) {
 		docs[i] = doc
 		byID[api.ID] = api
 	}
-	res := tykroute.Route(docs, tykroute.Request{Method: req.Method, Host: req.URL.Host, Path: req.URL.EscapedPath(), RawQuery: req.URL.RawQuery},
+	port := tykPort(out, g, req.URL)
+	if port != 0 {
+		a.Notes = append(a.Notes, fmt.Sprintf("an https request reaches Tyk on port %d, the TLS port of the HTTPS listeners "+
+			"on port %d (the data-plane Service's targetPort), where only the APIs with server.port %d are", port, urlPort(req.URL), port))
+	}
+	res := tykroute.Route(docs, tykroute.Request{Method: req.Method, Host: req.URL.Host, Path: req.URL.EscapedPath(), RawQuery: req.URL.RawQuery, Port: port},
 		tykroute.Options{StrictRoutes: opt.StrictRoutes, Version: opt.Version})
 	a.Notes = append(a.Notes, res.Notes...)
 	a.APIID, a.OperationID, a.Status, a.Location = res.APIID, res.OperationID, res.Status, res.Location
@@ -281,6 +286,28 @@ func pickGateway(att *attachment.Result, name string) (*attachment.Gateway, erro
 			"belongs to another controller", name)}
 	}
 	return g, nil
+}
+
+// tykPort is the Tyk port a request reaches (tykroute.Request.Port): in the gateway-api profile an https request
+// to a port of the data-plane Service reaches the TLS port the render gives the HTTPS listeners on that port
+// (translate.TLSPort); every other request reaches listen_port (0).
+func tykPort(out *fn.Output, g *attachment.Gateway, u *url.URL) int {
+	if !out.Profile.GatewayAPI() || u.Scheme != "https" {
+		return 0
+	}
+	return translate.TLSPort(gwv1.Listener{Protocol: gwv1.HTTPSProtocolType, Port: gwv1.PortNumber(urlPort(u))},
+		g.Infrastructure.Service)
+}
+
+// urlPort is the URL's port, or its scheme's default.
+func urlPort(u *url.URL) int {
+	if p, err := strconv.Atoi(u.Port()); err == nil {
+		return p
+	}
+	if u.Scheme == "https" {
+		return 443
+	}
+	return 80
 }
 
 // matchListener picks the listener that takes a request, as Gateway API asks: the protocol of the scheme,

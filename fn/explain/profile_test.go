@@ -49,3 +49,27 @@ func TestExplainSharedDataPlane(t *testing.T) {
 	assert.Contains(t, shared.Notes, "the API is the one rendered for Gateway shop/partners, which shares this Gateway's "+
 		"data plane (Service tyk/tyk-gateway): the same Tyk Gateways answer both")
 }
+
+// In the gateway-api profile an HTTPS listener's APIs are on a TLS port of their own (server.port, the Service's
+// targetPort for the listener's port); explain sends an https request there and every other to listen_port, as
+// the load balancer and Tyk's per-port routers do.
+func TestExplainHTTPSListenerOwnPort(t *testing.T) {
+	out := renderStory(t, "profile-gateway-api-https-listener-own-port")
+	require.Equal(t, config.ProfileGatewayAPI, out.Profile)
+
+	secure := ask(t, out, "GET https://checkout.shop.example.com/checkout/1", Options{})
+	assert.Equal(t, "shop/checkout", secure.Route)
+	assert.Equal(t, "http://checkout.shop.svc.cluster.local:8080/checkout/1", secure.Upstream)
+	assert.Contains(t, secure.Notes, "an https request reaches Tyk on port 8443, the TLS port of the HTTPS listeners on "+
+		"port 443 (the data-plane Service's targetPort), where only the APIs with server.port 8443 are")
+
+	plain := ask(t, out, "GET http://checkout.shop.example.com/checkout/1", Options{})
+	assert.Equal(t, 404, plain.Status, "the route attaches to the https listener only, and its API is on the TLS port")
+	assert.Empty(t, plain.APIID)
+
+	both := ask(t, out, "GET http://checkout.shop.example.com/account", Options{})
+	assert.Equal(t, "shop/account", both.Route)
+	bothTLS := ask(t, out, "GET https://checkout.shop.example.com/account", Options{})
+	assert.Equal(t, 404, bothTLS.Status, "an API that an HTTP listener serves too stays on listen_port (one API per "+
+		"domain and listen path in Tyk), so HTTPS does not reach it")
+}

@@ -29,6 +29,9 @@ type DataPlanes interface {
 	// the same Tyk Gateways answer both Gateways' addresses), rather than Accepted False DataPlaneShared (the
 	// reference).
 	SharedDataPlaneServes() bool
+	// TLSListenersOwnPort says whether an HTTPS listener's APIs are served on a TLS port of their own (the
+	// gateway-api profile, see tlsport.go) rather than on the Gateway's listen_port (the reference).
+	TLSListenersOwnPort() bool
 }
 
 // Bases gives the attached definition whose base document applies to a route's APIs on a Gateway (nil: none).
@@ -179,6 +182,7 @@ func translateRoute(r *attachment.Route, dp DataPlanes, bases Bases, leaves *lea
 			continue
 		}
 		tags := dp.Tags(gw)
+		ownPort := dp.TLSListenersOwnPort()
 		var parentAPIs []*API
 		var conflicts []string
 		for _, host := range parentHostnames(parent) {
@@ -190,6 +194,9 @@ func translateRoute(r *attachment.Route, dp DataPlanes, bases Bases, leaves *lea
 				}
 				seen[id] = true
 				doc := document(id, host, plan, tags, certs)
+				if port := apiPort(parent, host); ownPort && port != 0 {
+					doc.Tyk.Server.Protocol, doc.Tyk.Server.Port = "https", port
+				}
 				if base != nil {
 					conflicts = append(conflicts, base.Conflicts(doc)...)
 				}

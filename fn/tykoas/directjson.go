@@ -461,6 +461,14 @@ func (w *jsonWriter) server(x *Server) {
 	w.key("value")
 	w.str(x.ListenPath.Value)
 	w.close('}')
+	if x.Port != 0 {
+		w.key("port")
+		w.b = strconv.AppendInt(w.b, int64(x.Port), 10)
+	}
+	if x.Protocol != "" {
+		w.key("protocol")
+		w.str(x.Protocol)
+	}
 	w.close('}')
 }
 

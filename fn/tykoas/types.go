@@ -42,6 +42,10 @@ type Server struct {
 	// Authentication is never written by the render (a base document turns it on, and the merge keeps the
 	// base's as written); it is here so that a merged document read with DecodeLoose says whether it is on.
 	Authentication *Authentication `json:"authentication,omitempty"`
+	// Protocol and Port put the API on a listener of its own instead of the Gateway's listen_port (Tyk 5.8 and
+	// later; the 5.4 line's schema has neither): the gateway-api profile serves an HTTPS listener this way.
+	Protocol string `json:"protocol,omitempty"`
+	Port     int    `json:"port,omitempty"`
 }
 
 // Authentication is X-Tyk-Authentication, of which only enabled is modelled.

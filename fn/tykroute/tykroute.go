@@ -38,6 +38,9 @@ type Request struct {
 	Host     string // without port (a port is ignored, as gorilla/mux does)
 	Path     string // the request path, "" meaning "/"
 	RawQuery string // without the "?"
+	// Port is the Tyk port the request arrives on: 0 is the Gateway's listen_port, any other an API's
+	// server.port (a listener of its own, as the gateway-api profile gives an HTTPS listener).
+	Port int
 }
 
 // Header is one header name and value.
@@ -87,7 +90,8 @@ type Outcome struct {
 //
 //  1. gorilla/mux first cleans the path (path.Clean, keeping a trailing slash); a path that changes is
 //     answered with 301 to the clean path, the query kept, before any API is tried;
-//  2. the candidate APIs are the active ones whose custom domain, if any, matches the host (see candidates),
+//  2. the candidate APIs are the active ones on the request's port (server.port, 0 being listen_port: Tyk runs
+//     one router per port) whose custom domain, if any, matches the host (see candidates),
 //     and the API is the first of them whose listen path takes the path (see selectAPI); when no API takes
 //     the request, Tyk answers 404 and APIID is "";
 //  3. the API serves it (see serve).
@@ -104,6 +108,7 @@ func Route(apis []*tykoas.Document, req Request, opt Options) Outcome {
 		return out
 	}
 
+	apis = onPort(apis, req.Port)
 	api := selectAPI(candidates(apis, hostOnly(req.Host), opt.version(), &out), reqPath, opt, &out)
 	noteOrderChange(apis, api, req.Host, reqPath, opt, &out)
 	if api == nil {
@@ -114,6 +119,18 @@ func Route(apis []*tykoas.Document, req Request, opt Options) Outcome {
 	serve(api, req.Method, reqPath, req.RawQuery, opt.version(), &out, 0)
 	out.UpstreamHost = upstreamHost(api, req.Host, out.Upstreams)
 	noteMockChange(apis, req, opt, &out)
+	return out
+}
+
+// onPort keeps the APIs Tyk serves on port: each port has a router of its own, holding the APIs whose
+// server.port it is (listen_port's holds those without one).
+func onPort(apis []*tykoas.Document, port int) []*tykoas.Document {
+	var out []*tykoas.Document
+	for _, d := range apis {
+		if d != nil && d.Tyk.Server.Port == port {
+			out = append(out, d)
+		}
+	}
 	return out
 }
 

@@ -695,3 +695,23 @@ func TestRouteMockShields(t *testing.T) {
 	assert.Equal(t, 409, route("POST", "/shop/x", "v5.14.0"))
 	assert.Equal(t, 409, route("POST", "/shop", "v5.14.0"), "the bare listen path is \"/\" once stripped")
 }
+
+// Tyk runs one router per port: an API with server.port is found only by requests on that port, and the APIs
+// without one only on listen_port (Request.Port 0).
+func TestRoutePorts(t *testing.T) {
+	onTLS := func(d *tykoas.Document) { d.Tyk.Server.Protocol, d.Tyk.Server.Port = "https", 8443 }
+	apis := []*tykoas.Document{
+		api("secure", "/checkout", true, "http://checkout.svc:8080/", domain("shop.example.com"), onTLS),
+		api("plain", "/", true, "http://www.svc:8080/", domain("shop.example.com")),
+	}
+	tls := tykroute.Route(apis, tykroute.Request{Method: "GET", Host: "shop.example.com", Path: "/checkout/1", Port: 8443}, tykroute.Options{})
+	assert.Equal(t, "secure", tls.APIID)
+	assert.Equal(t, "http://checkout.svc:8080/1", tls.Upstreams[0].URL)
+
+	plain := tykroute.Route(apis, tykroute.Request{Method: "GET", Host: "shop.example.com", Path: "/checkout/1"}, tykroute.Options{})
+	assert.Equal(t, "plain", plain.APIID, "the TLS port's API is not on listen_port, so / takes the request")
+
+	other := tykroute.Route(apis, tykroute.Request{Method: "GET", Host: "shop.example.com", Path: "/", Port: 8443}, tykroute.Options{})
+	assert.Equal(t, 404, other.Status, "listen_port's API is not on the TLS port")
+	assert.Empty(t, other.APIID)
+}

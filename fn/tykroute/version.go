@@ -20,6 +20,11 @@ var MinVersion = Version{5, 8, 0}
 // not have in its schema (it refuses every API that sets one).
 var NewerUpstreamFields = []string{"preserveHostHeader", "loadBalancing"}
 
+// NewerServerFields are the fields of x-tyk-api-gateway.server that a Tyk Gateway older than MinVersion does not
+// have in its schema: the 5.4 line's X-Tyk-Server has neither and refuses additional properties (the gateway-api
+// profile sets both on an HTTPS listener's APIs).
+var NewerServerFields = []string{"port", "protocol"}
+
 // orderedByListenPath is TT-13507 (Tyk 5.8.0): from then on APIs with a custom domain come before those without,
 // then longer listen paths first; before, APIs were ordered by the length of their custom domain string first.
 var orderedByListenPath = Version{5, 8, 0}

@@ -14,7 +14,8 @@ import (
 // dataPlane.serviceRef gives the address and ports, its dataPlane.tags the gateway tags): Gateway API makes
 // infrastructure.parametersRef optional, so a Gateway written for any implementation (the upstream conformance
 // suite's have none) is served; the reference instead leaves such a Gateway without a data plane. And a route
-// whose parent Gateways share a data plane is served on each of them by one API (SharedDataPlaneServes).
+// whose parent Gateways share a data plane is served on each of them by one API (SharedDataPlaneServes), and an
+// HTTPS listener is served on a TLS port of its own (TLSListenersOwnPort).
 func (e Environment) GatewayAPIProfile() Environment {
 	e.gatewayAPI = true
 	return e
@@ -25,6 +26,11 @@ func (e Environment) GatewayAPIProfile() Environment {
 // Gateways' addresses, and Tyk cannot tell them apart), so both are accepted; the reference accepts only one
 // and reports the other DataPlaneShared.
 func (e Environment) SharedDataPlaneServes() bool { return e.gatewayAPI }
+
+// TLSListenersOwnPort implements translate.DataPlanes: in the gateway-api profile an HTTPS listener is served on
+// a TLS port of its own, so that one Gateway serves HTTP and HTTPS as Gateway API asks; the reference puts
+// every API on the Gateway's listen_port.
+func (e Environment) TLSListenersOwnPort() bool { return e.gatewayAPI }
 
 // classContext is the OperatorContext of the parametersRef of a Gateway's class, nil when the class has none or
 // it cannot be read (the class is then not accepted, ClassParameters says why, and so neither is the Gateway).

@@ -1,0 +1,64 @@
+package translate
+
+import (
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/gateway2tyk/gateway2tyk/fn/internal/attachment"
+)
+
+// This file owns one question: on which Tyk port an API is served.
+//
+// The reference puts every API on the Gateway's listen_port and only names the HTTPS listeners' certificates
+// in the custom domain, so HTTP and HTTPS cannot both be served by one Tyk Gateway: its listen_port is either
+// plain (use_ssl off) or TLS. In the gateway-api profile (DataPlanes.TLSListenersOwnPort) an HTTPS listener
+// gets a TLS port of its own: its APIs carry server.protocol https and server.port, the port Tyk opens for them
+// (it must be allowed by Tyk's ports_whitelist, or disable_ports_whitelist). That port is where the data-plane
+// Service sends the listener's port: the targetPort of the Service port that is the listener's port, which is
+// the one place the cluster says which port of the Tyk Pods serves a Gateway port. HTTP listeners stay on
+// listen_port, as in the reference.
+
+// TLSPort is the Tyk port that serves an HTTPS listener of a Gateway whose data plane is behind svc in the
+// gateway-api profile: the targetPort of svc's port that is the listener's port (the port itself when the
+// targetPort is not set, as Kubernetes defaults it). It is 0 when the listener is not HTTPS, or the port cannot
+// be known offline: no Service, no such port, or a named targetPort (the Pods' container ports name it).
+func TLSPort(l gwv1.Listener, svc *corev1.Service) int {
+	if l.Protocol != gwv1.HTTPSProtocolType || svc == nil {
+		return 0
+	}
+	for _, p := range svc.Spec.Ports {
+		if p.Port != l.Port {
+			continue
+		}
+		switch {
+		case p.TargetPort.Type == intstr.String && p.TargetPort.StrVal != "":
+			return 0
+		case p.TargetPort.IntVal != 0:
+			return int(p.TargetPort.IntVal)
+		default:
+			return int(p.Port)
+		}
+	}
+	return 0
+}
+
+// apiPort is the Tyk port of the API a parent gets for host in the gateway-api profile: the TLS port of the
+// HTTPS listeners that give the route host, when every listener of the parent that gives it is HTTPS and they
+// all lead to one such port. Otherwise 0, the listen_port: Tyk keeps one API per custom domain and listen path
+// whatever its port (two collide and it renames one), so a hostname that an HTTP listener gives too stays on
+// listen_port, as in the reference.
+func apiPort(p *attachment.Parent, host string) int {
+	port := 0
+	for _, l := range p.Listeners {
+		if !contains(l.Hostnames, host) {
+			continue
+		}
+		tp := TLSPort(l.Listener.Listener, p.Gateway.Infrastructure.Service)
+		if tp == 0 || (port != 0 && tp != port) {
+			return 0
+		}
+		port = tp
+	}
+	return port
+}
