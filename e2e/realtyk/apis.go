@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"slices"
 	"sort"
 	"strings"
@@ -41,6 +42,12 @@ func (g *Gateway) call(method, path string, body []byte, out any) error {
 		}
 	}
 	return nil
+}
+
+// UploadCertificate puts a PEM certificate and its key into the Gateway's Certificate Store for the
+// organisation org (POST /tyk/certs?org_id=), as sync does; the store names it org + hex SHA-256 of the leaf.
+func (g *Gateway) UploadCertificate(org string, pem []byte) error {
+	return g.call(http.MethodPost, "/tyk/certs?org_id="+url.QueryEscape(org), pem, nil)
 }
 
 // LoadedIDs lists the IDs of the APIs the Gateway has loaded (GET /tyk/apis/oas), sorted.

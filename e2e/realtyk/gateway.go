@@ -27,6 +27,9 @@ type Gateway struct {
 	// URL is the Gateway's address on loopback (http://127.0.0.1:PORT), for both the APIs and its own /tyk API.
 	URL  string
 	Port int
+	// TLSPort is a second loopback port Tyk may open, for TLS only (ports_whitelist): the port of an API with
+	// server.protocol https (the gateway-api profile's HTTPS listeners) when the test renders it there.
+	TLSPort int
 	// Secret is the Gateway API secret (x-tyk-authorization).
 	Secret string
 	// Version is the Gateway's release: TYK_GATEWAY_VERSION when set, else what its /hello says.
@@ -133,6 +136,7 @@ func startOn(t testing.TB, bins Binaries, redisPort int, proxyAddr string) *Gate
 	g := &Gateway{
 		URL:       "http://127.0.0.1:" + strconv.Itoa(port),
 		Port:      port,
+		TLSPort:   localproc.FreePort(),
 		Secret:    "gateway2tyk-test-secret",
 		upstreams: up,
 		// No proxy and no redirects for the client: it talks to the Gateway on loopback and reports what the
@@ -246,6 +250,7 @@ func gatewayConfig(g *Gateway, port, redisPort int, templates, dir string) map[s
 		"policies":                   map[string]any{"policy_source": "file", "policy_path": filepath.Join(dir, "policies")},
 		"http_server_options":        map[string]any{"enable_strict_routes": false}, // as explain assumes without --strict-routes
 		"hash_keys":                  true,
+		"ports_whitelist":            map[string]any{"https": map[string]any{"ports": []int{g.TLSPort}}},
 		"disable_dashboard_zeroconf": true,
 		"pid_file_location":          filepath.Join(dir, "tyk.pid"),
 	}

@@ -1,6 +1,8 @@
 package realtyk
 
 import (
+	"crypto/tls"
+	"crypto/x509"
 	"fmt"
 	"io"
 	"net/http"
@@ -41,8 +43,22 @@ type Response struct {
 var requestSeq atomic.Int64
 
 // Send sends req through the Gateway and reports the answer and the upstream request it caused.
-func (g *Gateway) Send(req Request) (*Response, error) {
-	target := g.URL + req.Path
+func (g *Gateway) Send(req Request) (*Response, error) { return g.send(g.URL, g.client, req) }
+
+// SendTLS sends req over TLS to the Gateway's TLSPort, with req.Host as the server name (SNI) and roots as the
+// only certificates the client trusts: the handshake fails unless Tyk presents a certificate for the host.
+func (g *Gateway) SendTLS(req Request, roots *x509.CertPool) (*Response, error) {
+	client := &http.Client{
+		Transport: &http.Transport{Proxy: nil, DisableKeepAlives: true,
+			TLSClientConfig: &tls.Config{ServerName: req.Host, RootCAs: roots, MinVersion: tls.VersionTLS12}},
+		CheckRedirect: g.client.CheckRedirect,
+		Timeout:       g.client.Timeout,
+	}
+	return g.send("https://127.0.0.1:"+strconv.Itoa(g.TLSPort), client, req)
+}
+
+func (g *Gateway) send(base string, client *http.Client, req Request) (*Response, error) {
+	target := base + req.Path
 	if req.RawQuery != "" {
 		target += "?" + req.RawQuery
 	}
@@ -63,7 +79,7 @@ func (g *Gateway) Send(req Request) (*Response, error) {
 	if len(echo) > 0 {
 		hr.Header.Set(echoHeaders, strings.Join(echo, "; "))
 	}
-	resp, err := g.client.Do(hr)
+	resp, err := client.Do(hr)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", req, err)
 	}
