@@ -180,7 +180,7 @@ func runProfile(t *testing.T, root, profile string) {
 	opts.Mode = profile + "-tyk-" + g.Version
 	opts.TimeoutConfig = timeouts()
 	config.SetupTimeoutConfig(&opts.TimeoutConfig)
-	opts.RoundTripper = &roundtripper.DefaultRoundTripper{TimeoutConfig: opts.TimeoutConfig, CustomDialContext: dialTo(g.Port)}
+	opts.RoundTripper = &roundtripper.DefaultRoundTripper{TimeoutConfig: opts.TimeoutConfig, CustomDialContext: dialTo(g.Port, g.TLSPort)}
 	opts.CleanupBaseResources = false // the cluster goes with the test
 	opts.SkipTests = skipTests(t)
 
@@ -254,7 +254,7 @@ func platform(t *testing.T, c *realkube.Cluster, g *realtyk.Gateway) {
 		Spec: corev1.ServiceSpec{Type: corev1.ServiceTypeLoadBalancer, Selector: map[string]string{"app": "tyk-gateway"},
 			Ports: []corev1.ServicePort{
 				{Name: "http", Port: 80, TargetPort: intstr.FromInt32(int32(g.Port))},
-				{Name: "https", Port: 443, TargetPort: intstr.FromInt32(int32(g.Port))}}},
+				{Name: "https", Port: 443, TargetPort: intstr.FromInt32(int32(g.TLSPort))}}},
 	}, metav1.CreateOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -323,12 +323,16 @@ func skipTests(t *testing.T) []string {
 // skipped is the tests the run skips, with why. None: every test whose features the GatewayClass claims runs.
 var skipped = map[string]string{}
 
-// dialTo dials the loopback port Tyk listens on for every address: the data-plane Service's load balancer
-// forwards each of its ports there (standins.go).
-func dialTo(port int) func(ctx context.Context, network, addr string) (net.Conn, error) {
+// dialTo dials where the data-plane Service's load balancer forwards each of its ports (standins.go): port 443
+// to the loopback port Tyk may open for TLS, every other address to the one it listens on.
+func dialTo(port, tlsPort int) func(ctx context.Context, network, addr string) (net.Conn, error) {
 	var d net.Dialer
 	return func(ctx context.Context, network, addr string) (net.Conn, error) {
-		return d.DialContext(ctx, network, net.JoinHostPort("127.0.0.1", fmt.Sprint(port)))
+		to := port
+		if _, p, err := net.SplitHostPort(addr); err == nil && p == "443" {
+			to = tlsPort
+		}
+		return d.DialContext(ctx, network, net.JoinHostPort("127.0.0.1", fmt.Sprint(to)))
 	}
 }
 

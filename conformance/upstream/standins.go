@@ -31,8 +31,10 @@ package upstream
 //     connection would end the dial.
 //   - a LoadBalancer controller: the data-plane Service (type LoadBalancer, ports 80 and 443) gets
 //     status.loadBalancer.ingress loadBalancerIP written by the test, which is the address the render gives the
-//     Gateways. Both ports lead to the one loopback port Tyk listens on: the suite's RoundTripper dials it for every
-//     address it is given (Dialer), as the load balancer would forward them; Tyk itself serves plain HTTP there.
+//     Gateways. Port 80 leads to the loopback port Tyk listens on (plain HTTP), port 443 to the second loopback
+//     port its ports_whitelist lets it open for TLS (the Service's targetPort, which the gateway-api profile
+//     gives the HTTPS listeners' APIs as server.port): the suite's RoundTripper dials them for the addresses it is
+//     given (dialTo), as the load balancer would forward them.
 //   - Argo CD: GitOps, the loop that renders what the API server holds with the gateway2tyk binary, applies the
 //     rendered ConfigMaps and runs gateway2tyk sync (see gitops.go).
 
