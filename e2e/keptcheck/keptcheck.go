@@ -209,7 +209,8 @@ func onlyKnown(pending string, known map[string]bool) bool {
 }
 
 // ForVersion takes out of every document the fields a Gateway older than tykroute.MinVersion refuses
-// (tykroute.NewerUpstreamFields; the 5.4 line, which CI builds, is such a Gateway). Nothing else is changed.
+// (tykroute.NewerUpstreamFields and NewerServerFields; the 5.4 line, which CI builds, is such a Gateway). Nothing
+// else is changed.
 func ForVersion(t *testing.T, set *source.Set, v tykroute.Version) {
 	t.Helper()
 	if !v.Less(tykroute.MinVersion) {
@@ -221,9 +222,11 @@ func ForVersion(t *testing.T, set *source.Set, v tykroute.Version) {
 			t.Fatalf("API %s: %v", a.ID, err)
 		}
 		if tyk, ok := doc["x-tyk-api-gateway"].(map[string]any); ok {
-			if up, ok := tyk["upstream"].(map[string]any); ok {
-				for _, f := range tykroute.NewerUpstreamFields {
-					delete(up, f)
+			for section, fields := range map[string][]string{"upstream": tykroute.NewerUpstreamFields, "server": tykroute.NewerServerFields} {
+				if m, ok := tyk[section].(map[string]any); ok {
+					for _, f := range fields {
+						delete(m, f)
+					}
 				}
 			}
 		}
