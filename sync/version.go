@@ -37,13 +37,8 @@ func (e *TooOldError) Is(target error) bool { return target == ErrTargetTooOld }
 
 const givenByFlag = "given with --tyk-version"
 
-// fieldsNeedingNewer returns the fields of tykroute.NewerUpstreamFields and NewerServerFields the rendered APIs
-// set, with how many APIs set each.
+// fieldsNeedingNewer returns the fields of tykroute.NewerFields the rendered APIs set, with how many APIs set each.
 func fieldsNeedingNewer(apis []plan.Desired) []string {
-	sections := []struct {
-		name   string
-		fields []string
-	}{{"upstream", tykroute.NewerUpstreamFields}, {"server", tykroute.NewerServerFields}}
 	count := map[string]int{}
 	for _, a := range apis {
 		var probe struct {
@@ -56,19 +51,19 @@ func fieldsNeedingNewer(apis []plan.Desired) []string {
 			continue
 		}
 		set := map[string]map[string]json.RawMessage{"upstream": probe.Tyk.Upstream, "server": probe.Tyk.Server}
-		for _, s := range sections {
-			for _, f := range s.fields {
-				if _, ok := set[s.name][f]; ok {
-					count[s.name+"."+f]++
+		for _, s := range tykroute.NewerFields {
+			for _, f := range s.Fields {
+				if _, ok := set[s.Section][f]; ok {
+					count[s.Section+"."+f]++
 				}
 			}
 		}
 	}
 	var out []string
-	for _, s := range sections {
-		for _, f := range s.fields {
-			if n := count[s.name+"."+f]; n > 0 {
-				out = append(out, fmt.Sprintf("%s.%s (%d %s)", s.name, f, n, plural(n, "API", "APIs")))
+	for _, s := range tykroute.NewerFields {
+		for _, f := range s.Fields {
+			if n := count[s.Section+"."+f]; n > 0 {
+				out = append(out, fmt.Sprintf("%s.%s (%d %s)", s.Section, f, n, plural(n, "API", "APIs")))
 			}
 		}
 	}

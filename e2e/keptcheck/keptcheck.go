@@ -209,7 +209,7 @@ func onlyKnown(pending string, known map[string]bool) bool {
 }
 
 // ForVersion takes out of every document the fields a Gateway older than tykroute.MinVersion refuses
-// (tykroute.NewerUpstreamFields and NewerServerFields; the 5.4 line, which CI builds, is such a Gateway). Nothing
+// (tykroute.NewerFields; the 5.4 line, which CI builds, is such a Gateway). Nothing
 // else is changed.
 func ForVersion(t *testing.T, set *source.Set, v tykroute.Version) {
 	t.Helper()
@@ -222,9 +222,9 @@ func ForVersion(t *testing.T, set *source.Set, v tykroute.Version) {
 			t.Fatalf("API %s: %v", a.ID, err)
 		}
 		if tyk, ok := doc["x-tyk-api-gateway"].(map[string]any); ok {
-			for section, fields := range map[string][]string{"upstream": tykroute.NewerUpstreamFields, "server": tykroute.NewerServerFields} {
-				if m, ok := tyk[section].(map[string]any); ok {
-					for _, f := range fields {
+			for _, s := range tykroute.NewerFields {
+				if m, ok := tyk[s.Section].(map[string]any); ok {
+					for _, f := range s.Fields {
 						delete(m, f)
 					}
 				}

@@ -187,6 +187,10 @@ func translateRoute(r *attachment.Route, dp DataPlanes, bases Bases, leaves *lea
 		var conflicts []string
 		for _, host := range parentHostnames(parent) {
 			certs := certificates(parent, host, dp.Org(gw), leaves)
+			port := 0
+			if ownPort {
+				port = apiPort(parent, host)
+			}
 			for _, plan := range plans {
 				id := APIID(hr.Namespace, hr.Name, plan.path, gw.Namespace, gw.Name, host)
 				if seen[id] {
@@ -194,7 +198,7 @@ func translateRoute(r *attachment.Route, dp DataPlanes, bases Bases, leaves *lea
 				}
 				seen[id] = true
 				doc := document(id, host, plan, tags, certs)
-				if port := apiPort(parent, host); ownPort && port != 0 {
+				if port != 0 {
 					doc.Tyk.Server.Protocol, doc.Tyk.Server.Port = "https", port
 				}
 				if base != nil {

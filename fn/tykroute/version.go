@@ -25,6 +25,15 @@ var NewerUpstreamFields = []string{"preserveHostHeader", "loadBalancing"}
 // profile sets both on an HTTPS listener's APIs).
 var NewerServerFields = []string{"port", "protocol"}
 
+// NewerFields are both, by the section of x-tyk-api-gateway that holds them, in the order a message lists them.
+var NewerFields = []FieldSet{{"upstream", NewerUpstreamFields}, {"server", NewerServerFields}}
+
+// FieldSet is fields of one section of x-tyk-api-gateway.
+type FieldSet struct {
+	Section string
+	Fields  []string
+}
+
 // orderedByListenPath is TT-13507 (Tyk 5.8.0): from then on APIs with a custom domain come before those without,
 // then longer listen paths first; before, APIs were ordered by the length of their custom domain string first.
 var orderedByListenPath = Version{5, 8, 0}
