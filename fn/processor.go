@@ -134,7 +134,7 @@ func render(items []*yaml.RNode, cfg config.Spec, keepDocuments bool) (*Output, 
 	in := read.Items(items, apiserver.Channel(cfg.GatewayAPIChannel))
 	env := operatorcontext.New(in.Inventory)
 	if cfg.Profile.GatewayAPI() {
-		env = env.GatewayAPIProfile()
+		env = env.GatewayAPIProfile(cfg.TykRelease())
 	}
 	att := attachment.Attach(in.Inventory, cfg.ControllerName, env)
 	bases := basedoc.Resolve(in.Inventory)

@@ -118,6 +118,7 @@ func conditionResults(in *read.Result, att *attachment.Result, tr *translate.Out
 			}
 		}
 		out = append(out, dropResults(in, key, r)...)
+		out = append(out, approximationResults(in, key, r)...)
 		out = append(out, lossResults(in, key, r)...)
 		out = append(out, noBackendResults(in, key, r)...)
 		if rr := r.Route.ResolvedRefs; rr.Status == metav1.ConditionFalse {
@@ -149,6 +150,16 @@ func dropResults(in *read.Result, key inventory.Key, r *translate.Route) framewo
 	var out framework.Results
 	for _, d := range r.Drops {
 		out = append(out, result(framework.Warning, in.Nodes[key], d.Field, prefix+": "+d.String()))
+	}
+	return out
+}
+
+// approximationResults warns about each part of a route that Tyk serves only approximately (a timeout rounded up
+// to whole seconds); the Accepted condition's message says the same.
+func approximationResults(in *read.Result, key inventory.Key, r *translate.Route) framework.Results {
+	var out framework.Results
+	for _, a := range r.Approximations {
+		out = append(out, result(framework.Warning, in.Nodes[key], a.Field, "Accepted/Approximated: "+a.String()))
 	}
 	return out
 }

@@ -26,7 +26,7 @@ import (
 // returns the Gateway API objects it wrote a status on (those whose status the sync hook may write), sorted.
 func writeStatus(in *read.Result, att *attachment.Result, tr *translate.Output, bases *basedoc.Result, cfg config.Spec) ([]inventory.Key, error) {
 	controller := cfg.ControllerName
-	classFeatures := supported.Features(cfg.Profile)
+	classFeatures := supported.Features(cfg)
 	type job struct {
 		key    inventory.Key
 		status func() any

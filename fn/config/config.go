@@ -7,6 +7,8 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/gateway2tyk/gateway2tyk/fn/tykroute"
 )
 
 // Output selects what the render emits for each API.
@@ -73,8 +75,11 @@ type Spec struct {
 	Owner string `json:"owner,omitempty"`
 	// Profile is whose semantics the render follows: ProfileOperator (Tyk Operator's reference) or
 	// ProfileGatewayAPI (see profile.go).
-	Profile  Profile  `json:"profile,omitempty"`
-	SyncHook SyncHook `json:"syncHook,omitempty"`
+	Profile Profile `json:"profile,omitempty"`
+	// TykVersion is the oldest Tyk Gateway release the rendered APIs must load on (tykVersion.go); empty: the
+	// newest the render knows.
+	TykVersion string   `json:"tykVersion,omitempty"`
+	SyncHook   SyncHook `json:"syncHook,omitempty"`
 }
 
 // SyncHook asks the render to emit the Argo CD PostSync hook that runs `gateway2tyk sync` (package fn/hook).
@@ -268,6 +273,10 @@ func Load(node *yaml.RNode) (Spec, error) {
 			return Spec{}, l.fail(path, "unknown field")
 		}
 		v, err := l.str(values[k], path)
+		if k == tykVersionKey {
+			// A release is written as a number as often as a string (tykVersion: 5.8); its text is the release.
+			v, err = l.release(values[k], path)
+		}
 		if err != nil {
 			return Spec{}, err
 		}
@@ -310,6 +319,11 @@ func Load(node *yaml.RNode) (Spec, error) {
 				return Spec{}, err
 			}
 			spec.Profile = Profile(v)
+		case tykVersionKey:
+			if _, err := tykroute.ParseVersion(v); err != nil {
+				return Spec{}, l.fail(path, "%v", err)
+			}
+			spec.TykVersion = v
 		case "owner":
 			if msg := OwnerError(v); msg != "" {
 				return Spec{}, l.fail(path, "%s (got %q)", msg, v)
@@ -479,7 +493,8 @@ func (l *loader) checkSyncHook(body string, spec Spec) error {
 
 // knownField lists the keys of spec, which are also the keys of data.
 var knownField = map[string]bool{"controllerName": true, "output": true, "inputs": true, "failOn": true,
-	"gatewayAPIChannel": true, "owner": true, "defaultNamespace": true, profileKey: true}
+	"gatewayAPIChannel": true, "owner": true, "defaultNamespace": true, profileKey: true,
+	tykVersionKey: true}
 
 // loader carries the object's identity so that each error can name it.
 type loader struct {

@@ -94,7 +94,33 @@ spec: {output: TykOasApiDefinition}`,
 			want: Spec{ControllerName: DefaultControllerName, Output: OutputConfigMap, Inputs: InputsKeep, FailOn: FailOnError, GatewayAPIChannel: ChannelStandard, Profile: ProfileGatewayAPI},
 		},
 
+		{
+			name: "a Tyk release written as a number",
+			in:   header + "spec: {profile: gateway-api, tykVersion: 5.8}",
+			want: Spec{ControllerName: DefaultControllerName, Output: OutputConfigMap, Inputs: InputsKeep, FailOn: FailOnError, GatewayAPIChannel: ChannelStandard, Profile: ProfileGatewayAPI, TykVersion: "5.8"},
+		},
+		{
+			name: "a Tyk release as Tyk prints it, in the ConfigMap form",
+			in:   cmHeader + "data: {tykVersion: v5.14.0}",
+			want: Spec{ControllerName: DefaultControllerName, Output: OutputConfigMap, Inputs: InputsKeep, FailOn: FailOnError, GatewayAPIChannel: ChannelStandard, Profile: ProfileOperator, TykVersion: "v5.14.0"},
+		},
+
 		// Bad values.
+		{
+			name:    "a Tyk release that is not one",
+			in:      header + "spec: {tykVersion: 5}",
+			wantErr: `RenderConfig tyk: spec.tykVersion: "5" is not a Tyk version (MAJOR.MINOR or vMAJOR.MINOR.PATCH)`,
+		},
+		{
+			name:    "a Tyk release that is not a scalar",
+			in:      header + "spec: {tykVersion: [5.8]}",
+			wantErr: `RenderConfig tyk: spec.tykVersion: must be a string (got sequence)`,
+		},
+		{
+			name:    "a Tyk release that is a boolean",
+			in:      cmHeader + "data: {tykVersion: true}",
+			wantErr: `ConfigMap fn-config: data.tykVersion: must be a string (got boolean)`,
+		},
 		{
 			name:    "an unknown profile",
 			in:      header + "spec: {profile: gatewayapi}",

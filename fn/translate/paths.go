@@ -165,6 +165,7 @@ func addOperation(d *tykoas.Document, method string, b behaviour, listenPath str
 		d.DeclarePathParameter(belowPath, restParameter)
 		setOperation(d, id+belowSuffix, tykoas.Operation{MockResponse: mock})
 	} else {
+		op.EnforceTimeout = b.timeout
 		op.TransformRequestHeaders = b.requestHeaders
 		op.TransformResponseHeaders = b.responseHeaders
 		if b.fullPath != nil {

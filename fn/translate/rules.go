@@ -37,6 +37,8 @@ type rule struct {
 	upstream *upstreamSpec
 	// behaviour is the per-operation middleware of the rule.
 	behaviour behaviour
+	// approximations are the parts of the rule served only approximately (Route.Approximations).
+	approximations []Drop
 }
 
 type pair struct{ path, method string }
@@ -51,6 +53,8 @@ type behaviour struct {
 	redirect *redirect
 	// notFound answers 404: the method of a path that no rule matches.
 	notFound bool
+	// timeout is the rule's timeouts, enforced (compileTimeouts).
+	timeout *tykoas.EnforceTimeout
 }
 
 type redirect struct {
@@ -59,7 +63,8 @@ type redirect struct {
 }
 
 func (b behaviour) empty() bool {
-	return b.requestHeaders == nil && b.responseHeaders == nil && b.fullPath == nil && b.redirect == nil
+	return b.requestHeaders == nil && b.responseHeaders == nil && b.fullPath == nil && b.redirect == nil &&
+		b.timeout == nil
 }
 
 func (b behaviour) key() string {
@@ -77,27 +82,34 @@ func (b behaviour) key() string {
 	if b.redirect != nil {
 		fmt.Fprintf(&sb, "redirect=%d %q;", b.redirect.code, b.redirect.location)
 	}
+	if b.timeout != nil {
+		fmt.Fprintf(&sb, "timeout=%d %q;", b.timeout.Value, b.timeout.Duration)
+	}
 	return sb.String()
 }
 
 // compileRule checks one rule against the Matches, Filters and Unsupported Features tables of the reference,
 // and translates what it can. A rule with any unsupported field is dropped whole, so what is served is never a
-// weakened version of what was asked; every field at fault is reported.
-func compileRule(i int, r gwv1.HTTPRouteRule, backends backendsOf, listeners []listenerFacts) (*rule, []Drop) {
+// weakened version of what was asked; every field at fault is reported. timeouts says whether and how the rule's
+// timeouts are served (the gateway-api profile); a part served only approximately is noted on the rule.
+func compileRule(i int, r gwv1.HTTPRouteRule, backends backendsOf, listeners []listenerFacts, timeouts Timeouts) (*rule, []Drop) {
 	f := fmt.Sprintf("spec.rules[%d]", i)
 	var drops []Drop
 	add := func(field, format string, args ...any) {
 		drops = append(drops, Drop{Rule: i, Field: field, Message: fmt.Sprintf(format, args...)})
 	}
+	out := &rule{index: i}
+	compileTimeouts(f, r.Timeouts, timeouts, &out.behaviour, add, func(field, format string, args ...any) {
+		out.approximations = append(out.approximations, Drop{Rule: i, Field: field, Message: fmt.Sprintf(format, args...)})
+	})
 	for _, unsupported := range []struct {
 		set   bool
 		field string
-	}{{r.Timeouts != nil, "timeouts"}, {r.Retry != nil, "retry"}, {r.SessionPersistence != nil, "sessionPersistence"}} {
+	}{{r.Retry != nil, "retry"}, {r.SessionPersistence != nil, "sessionPersistence"}} {
 		if unsupported.set {
 			add(f+"."+unsupported.field, "not supported by Tyk")
 		}
 	}
-	out := &rule{index: i}
 	for m, match := range r.Matches {
 		mf := fmt.Sprintf("%s.matches[%d]", f, m)
 		if t := *match.Path.Type; t != gwv1.PathMatchPathPrefix {

@@ -32,6 +32,9 @@ type DataPlanes interface {
 	// TLSListenersOwnPort says whether an HTTPS listener's APIs are served on a TLS port of their own (the
 	// gateway-api profile, see tlsport.go) rather than on the Gateway's listen_port (the reference).
 	TLSListenersOwnPort() bool
+	// Timeouts says whether and how a rule's timeouts are served (see Timeouts): rejected in the reference, in
+	// the gateway-api profile as the Tyk release the APIs are for can.
+	Timeouts() Timeouts
 }
 
 // Bases gives the attached definition whose base document applies to a route's APIs on a Gateway (nil: none).
@@ -68,6 +71,9 @@ type Route struct {
 	Conditions [][]metav1.Condition
 	// Drops are the parts of the route that cannot be served.
 	Drops []Drop
+	// Approximations are the parts of the served rules that Tyk serves only approximately (a timeout rounded up
+	// to whole seconds): the route is accepted, and its Accepted message says how each is served.
+	Approximations []Drop
 	// Lost are the APIs of the route that another route or parent serves instead, per parent index.
 	Lost map[int][]Loss
 	// Rejected are the parents that get no API at all for a reason of their own, per parent index.
@@ -153,11 +159,13 @@ func translateRoute(r *attachment.Route, dp DataPlanes, bases Bases, leaves *lea
 	listeners := admittingListenerFacts(r)
 	backends := func(i int) []attachment.Backend { return r.Backends[i] }
 	var rules []*rule
+	timeouts := dp.Timeouts()
 	for i, spec := range hr.Spec.Rules {
-		compiled, drops := compileRule(i, spec, backends, listeners)
+		compiled, drops := compileRule(i, spec, backends, listeners, timeouts)
 		tr.Drops = append(tr.Drops, drops...)
 		if compiled != nil {
 			rules = append(rules, compiled)
+			tr.Approximations = append(tr.Approximations, compiled.approximations...)
 		}
 	}
 	plans, drops := planPaths(rules)
@@ -301,6 +309,9 @@ func routeConditions(tr *Route) [][]metav1.Condition {
 			conds = append(conds, status.Condition(accepted, false, lost[0].Reason, lost[0].Message, gen))
 		default:
 			message := "the APIs of the route are rendered"
+			if len(tr.Approximations) > 0 {
+				message += "; " + joinDrops(tr.Approximations)
+			}
 			if len(lost) > 0 && lost[0].Reason == status.ReasonDataPlaneShared {
 				// Served by the other parent's APIs: the parent has lost nothing.
 				message += "; " + lost[0].Message + ", so its APIs serve the route on this Gateway too"

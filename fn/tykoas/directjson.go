@@ -523,6 +523,19 @@ func (w *jsonWriter) middleware(x *Middleware) {
 
 func (w *jsonWriter) tykOperation(x *Operation) {
 	w.open('{')
+	if t := x.EnforceTimeout; t != nil {
+		w.key("enforceTimeout")
+		w.open('{')
+		if t.Duration != "" {
+			w.key("duration")
+			w.str(t.Duration)
+		}
+		w.key("enabled")
+		w.boolean(t.Enabled)
+		w.key("value")
+		w.b = strconv.AppendInt(w.b, int64(t.Value), 10)
+		w.close('}')
+	}
 	if a := x.IgnoreAuthentication; a != nil {
 		w.key("ignoreAuthentication")
 		w.enabled(a.Enabled)

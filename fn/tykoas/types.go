@@ -123,11 +123,22 @@ type Middleware struct {
 // Operation is X-Tyk-Operation, restricted to the middleware gateway2tyk
 // configures per endpoint.
 type Operation struct {
+	EnforceTimeout           *EnforceTimeout   `json:"enforceTimeout,omitempty"`
 	IgnoreAuthentication     *Allowance        `json:"ignoreAuthentication,omitempty"`
 	TransformRequestHeaders  *TransformHeaders `json:"transformRequestHeaders,omitempty"`
 	TransformResponseHeaders *TransformHeaders `json:"transformResponseHeaders,omitempty"`
 	URLRewrite               *URLRewrite       `json:"urlRewrite,omitempty"`
 	MockResponse             *MockResponse     `json:"mockResponse,omitempty"`
+}
+
+// EnforceTimeout is X-Tyk-EnforceTimeout: Tyk answers 504 when the upstream takes longer. Value is whole
+// seconds (the 5.4 line requires it, and refuses any other field); Duration (Tyk 5.14 on, for example "500ms")
+// wins over Value where it is set, and an older Gateway refuses it. Tyk 5.14 stores Value as the duration
+// rounded up to whole seconds, so a document that sets Duration sets that Value too.
+type EnforceTimeout struct {
+	Duration string `json:"duration,omitempty"`
+	Enabled  bool   `json:"enabled"`
+	Value    int    `json:"value"`
 }
 
 // Allowance is X-Tyk-Allowance (required enabled), the shape of

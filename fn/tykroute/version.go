@@ -34,6 +34,10 @@ type FieldSet struct {
 	Fields  []string
 }
 
+// TimeoutDurations is the release from which Tyk takes an operation's enforceTimeout.duration (a timeout that is
+// not whole seconds, "500ms"); an older Gateway's schema refuses it.
+var TimeoutDurations = Version{5, 14, 0}
+
 // orderedByListenPath is TT-13507 (Tyk 5.8.0): from then on APIs with a custom domain come before those without,
 // then longer listen paths first; before, APIs were ordered by the length of their custom domain string first.
 var orderedByListenPath = Version{5, 8, 0}

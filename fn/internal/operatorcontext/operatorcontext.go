@@ -15,6 +15,7 @@ import (
 	"github.com/gateway2tyk/gateway2tyk/fn/internal/attachment"
 	"github.com/gateway2tyk/gateway2tyk/fn/inventory"
 	"github.com/gateway2tyk/gateway2tyk/fn/tykapi"
+	"github.com/gateway2tyk/gateway2tyk/fn/tykroute"
 )
 
 // Environment resolves OperatorContexts from the inventory.
@@ -24,6 +25,9 @@ type Environment struct {
 	// from its GatewayClass's OperatorContext, and a data plane shared by two parents serves both; without it
 	// such a Gateway has no data plane, as the reference says.
 	gatewayAPI bool
+	// tyk is the oldest Tyk release the APIs are for (spec.tykVersion; zero: the newest), in the gateway-api
+	// profile.
+	tyk tykroute.Version
 }
 
 var _ attachment.Environment = Environment{}

@@ -6,7 +6,9 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/gateway2tyk/gateway2tyk/fn/translate"
 	"github.com/gateway2tyk/gateway2tyk/fn/tykapi"
+	"github.com/gateway2tyk/gateway2tyk/fn/tykroute"
 )
 
 // GatewayAPIProfile is the environment of the gateway-api profile. A Gateway without
@@ -15,10 +17,23 @@ import (
 // infrastructure.parametersRef optional, so a Gateway written for any implementation (the upstream conformance
 // suite's have none) is served; the reference instead leaves such a Gateway without a data plane. And a route
 // whose parent Gateways share a data plane is served on each of them by one API (SharedDataPlaneServes), and an
-// HTTPS listener is served on a TLS port of its own (TLSListenersOwnPort).
-func (e Environment) GatewayAPIProfile() Environment {
-	e.gatewayAPI = true
+// HTTPS listener is served on a TLS port of its own (TLSListenersOwnPort), and rules' timeouts are served as the
+// Tyk release the APIs are for can (Timeouts; tyk is spec.tykVersion, the zero Version for the newest).
+func (e Environment) GatewayAPIProfile(tyk tykroute.Version) Environment {
+	e.gatewayAPI, e.tyk = true, tyk
 	return e
+}
+
+// Timeouts implements translate.DataPlanes: the reference rejects timeouts; the gateway-api profile serves them
+// exactly for Tyk 5.14 and later (the default), in whole seconds for an older release.
+func (e Environment) Timeouts() translate.Timeouts {
+	switch {
+	case !e.gatewayAPI:
+		return translate.TimeoutsRejected
+	case !e.tyk.IsZero() && e.tyk.Less(tykroute.TimeoutDurations):
+		return translate.TimeoutsWholeSeconds
+	}
+	return translate.TimeoutsDurations
 }
 
 // SharedDataPlaneServes implements translate.DataPlanes: in the gateway-api profile, when two parents of a route

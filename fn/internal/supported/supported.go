@@ -12,24 +12,37 @@ import (
 	"sigs.k8s.io/gateway-api/pkg/features"
 
 	"github.com/gateway2tyk/gateway2tyk/fn/config"
+	"github.com/gateway2tyk/gateway2tyk/fn/tykroute"
 )
 
 // gatewayAPI are the features of the gateway-api profile: the Core features of the GATEWAY-HTTP conformance
-// profile. No Extended feature is listed until its tests pass against a real Tyk.
+// profile. An Extended feature is listed only once its tests pass against a real Tyk.
 var gatewayAPI = []features.FeatureName{
 	features.SupportGateway,
 	features.SupportHTTPRoute,
 	features.SupportReferenceGrant,
 }
 
-// Features is status.supportedFeatures of a GatewayClass in the profile, sorted by name as the field requires,
-// or nil: the operator profile writes no supportedFeatures, as Tyk Operator 1.6 does not.
-func Features(p config.Profile) []gwv1.SupportedFeature {
-	if !p.GatewayAPI() {
+// timeouts are listed when the APIs are for Tyk 5.14 or later (spec.tykVersion not older), which takes the
+// conformance tests' 500ms exactly (enforceTimeout.duration); in whole seconds 500ms would be 1s, against a
+// backend that answers after 1s.
+var timeouts = []features.FeatureName{
+	features.SupportHTTPRouteRequestTimeout,
+	features.SupportHTTPRouteBackendTimeout,
+}
+
+// Features is status.supportedFeatures of a GatewayClass under the function config, sorted by name as the field
+// requires, or nil: the operator profile writes no supportedFeatures, as Tyk Operator 1.6 does not.
+func Features(cfg config.Spec) []gwv1.SupportedFeature {
+	if !cfg.Profile.GatewayAPI() {
 		return nil
 	}
-	out := make([]gwv1.SupportedFeature, 0, len(gatewayAPI))
-	for _, f := range gatewayAPI {
+	listed := slices.Clone(gatewayAPI)
+	if tyk := cfg.TykRelease(); tyk.IsZero() || !tyk.Less(tykroute.TimeoutDurations) {
+		listed = append(listed, timeouts...)
+	}
+	out := make([]gwv1.SupportedFeature, 0, len(listed))
+	for _, f := range listed {
 		out = append(out, gwv1.SupportedFeature{Name: gwv1.FeatureName(f)})
 	}
 	slices.SortFunc(out, func(a, b gwv1.SupportedFeature) int { return cmp.Compare(a.Name, b.Name) })
