@@ -142,10 +142,8 @@ func for54(t *testing.T, obj *unstructured.Unstructured) {
 	if err := json.Unmarshal([]byte(doc), &m); err != nil {
 		t.Fatal(err)
 	}
-	if up, ok := m["x-tyk-api-gateway"].(map[string]any)["upstream"].(map[string]any); ok {
-		for _, f := range tykroute.NewerUpstreamFields {
-			delete(up, f)
-		}
+	if tyk, ok := m["x-tyk-api-gateway"].(map[string]any); ok {
+		tykroute.RemoveNewer(tyk, tykroute.Version{Major: 5, Minor: 4})
 	}
 	b, err := json.Marshal(m)
 	if err != nil {

@@ -149,10 +149,8 @@ func for54(t *testing.T, stream string, extra ...string) *source.Set {
 	for i, a := range set.APIs {
 		var doc map[string]any
 		require.NoError(t, json.Unmarshal(a.Document, &doc))
-		if up, ok := doc["x-tyk-api-gateway"].(map[string]any)["upstream"].(map[string]any); ok {
-			for _, f := range tykroute.NewerUpstreamFields {
-				delete(up, f)
-			}
+		if tyk, ok := doc["x-tyk-api-gateway"].(map[string]any); ok {
+			tykroute.RemoveNewer(tyk, tykroute.Version{Major: 5, Minor: 4})
 		}
 		set.APIs[i].Document, err = json.Marshal(doc)
 		require.NoError(t, err)

@@ -37,35 +37,74 @@ func (e *TooOldError) Is(target error) bool { return target == ErrTargetTooOld }
 
 const givenByFlag = "given with --tyk-version"
 
-// fieldsNeedingNewer returns the fields of tykroute.NewerFields the rendered APIs set, with how many APIs set each.
-func fieldsNeedingNewer(apis []plan.Desired) []string {
-	count := map[string]int{}
+// newerFields are the fields of tykroute.NewerFields the rendered APIs set, each with how many APIs set it.
+type newerFields []newerField
+
+type newerField struct {
+	tykroute.NewerField
+	apis int
+}
+
+func fieldsNeedingNewer(apis []plan.Desired) newerFields {
+	count := make([]int, len(tykroute.NewerFields))
 	for _, a := range apis {
 		var probe struct {
-			Tyk struct {
-				Upstream map[string]json.RawMessage `json:"upstream"`
-				Server   map[string]json.RawMessage `json:"server"`
-			} `json:"x-tyk-api-gateway"`
+			Tyk map[string]any `json:"x-tyk-api-gateway"`
 		}
 		if json.Unmarshal(a.Document, &probe) != nil {
 			continue
 		}
-		set := map[string]map[string]json.RawMessage{"upstream": probe.Tyk.Upstream, "server": probe.Tyk.Server}
-		for _, s := range tykroute.NewerFields {
-			for _, f := range s.Fields {
-				if _, ok := set[s.Section][f]; ok {
-					count[s.Section+"."+f]++
-				}
+		for i, f := range tykroute.NewerFields {
+			if f.SetIn(probe.Tyk) {
+				count[i]++
 			}
 		}
 	}
-	var out []string
-	for _, s := range tykroute.NewerFields {
-		for _, f := range s.Fields {
-			if n := count[s.Section+"."+f]; n > 0 {
-				out = append(out, fmt.Sprintf("%s.%s (%d %s)", s.Section, f, n, plural(n, "API", "APIs")))
-			}
+	var out newerFields
+	for i, f := range tykroute.NewerFields {
+		if count[i] > 0 {
+			out = append(out, newerField{f, count[i]})
 		}
+	}
+	return out
+}
+
+// need is the oldest release that takes every field (zero when there are none).
+func (fs newerFields) need() tykroute.Version {
+	var need tykroute.Version
+	for _, f := range fs {
+		if need.Less(f.Need) {
+			need = f.Need
+		}
+	}
+	return need
+}
+
+// refusedBy is the fields release v does not take.
+func (fs newerFields) refusedBy(v tykroute.Version) newerFields {
+	var out newerFields
+	for _, f := range fs {
+		if v.Less(f.Need) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// list names each field with how many APIs set it, and with the release it needs when they do not all need the
+// same one.
+func (fs newerFields) list() []string {
+	need, same := fs.need(), true
+	for _, f := range fs {
+		same = same && f.Need == need
+	}
+	var out []string
+	for _, f := range fs {
+		n := fmt.Sprintf("%d %s", f.apis, plural(f.apis, "API", "APIs"))
+		if !same {
+			n += "; Tyk " + f.Need.String()
+		}
+		out = append(out, fmt.Sprintf("%s (%s)", f.Path, n))
 	}
 	return out
 }
@@ -93,7 +132,6 @@ func checkVersion(ctx context.Context, o Options) error {
 	if len(fields) == 0 {
 		return nil
 	}
-	need := tykroute.MinVersion
 	said, from := o.TykVersion, givenByFlag
 	if said == "" {
 		v, err := o.Target.Version(ctx)
@@ -104,7 +142,8 @@ func checkVersion(ctx context.Context, o Options) error {
 	}
 	if said == "" {
 		fmt.Fprintf(o.Err, "gateway2tyk sync: %s does not say its version: the rendered APIs need Tyk %s or newer "+
-			"for %s (give --tyk-version to have it checked before any write)\n", o.Target.Describe(), need, strings.Join(fields, ", "))
+			"for %s (give --tyk-version to have it checked before any write)\n", o.Target.Describe(), fields.need(),
+			strings.Join(fields.list(), ", "))
 		return nil
 	}
 	v := given
@@ -115,8 +154,9 @@ func checkVersion(ctx context.Context, o Options) error {
 			return nil
 		}
 	}
-	if v.Less(need) {
-		return &TooOldError{Target: o.Target.Describe(), Version: said, From: from, Need: need.String(), Fields: fields}
+	if refused := fields.refusedBy(v); len(refused) > 0 {
+		return &TooOldError{Target: o.Target.Describe(), Version: said, From: from, Need: refused.need().String(),
+			Fields: refused.list()}
 	}
 	return nil
 }

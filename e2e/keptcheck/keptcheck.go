@@ -208,34 +208,37 @@ func onlyKnown(pending string, known map[string]bool) bool {
 	return list != ""
 }
 
-// ForVersion takes out of every document the fields a Gateway older than tykroute.MinVersion refuses
-// (tykroute.NewerFields; the 5.4 line, which CI builds, is such a Gateway). Nothing
-// else is changed.
+// ForVersion takes out of every document the fields release v refuses (tykroute.NewerFields: the 5.4 line, which
+// CI builds, refuses those of 5.8, and every release before 5.14 an operation's enforceTimeout.duration). Nothing
+// else is changed, and a document that sets none of them is sent as rendered.
 func ForVersion(t *testing.T, set *source.Set, v tykroute.Version) {
 	t.Helper()
-	if !v.Less(tykroute.MinVersion) {
-		return
-	}
 	for i, a := range set.APIs {
 		var doc map[string]any
 		if err := json.Unmarshal(a.Document, &doc); err != nil {
 			t.Fatalf("API %s: %v", a.ID, err)
 		}
-		if tyk, ok := doc["x-tyk-api-gateway"].(map[string]any); ok {
-			for _, s := range tykroute.NewerFields {
-				if m, ok := tyk[s.Section].(map[string]any); ok {
-					for _, f := range s.Fields {
-						delete(m, f)
-					}
-				}
-			}
+		tyk, ok := doc["x-tyk-api-gateway"].(map[string]any)
+		if !ok || !refuses(tyk, v) {
+			continue
 		}
+		tykroute.RemoveNewer(tyk, v)
 		b, err := json.Marshal(doc)
 		if err != nil {
 			t.Fatal(err)
 		}
 		set.APIs[i].Document = b
 	}
+}
+
+// refuses reports whether release v refuses a field tyk sets.
+func refuses(tyk map[string]any, v tykroute.Version) bool {
+	for _, f := range tykroute.NewerFields {
+		if v.Less(f.Need) && f.SetIn(tyk) {
+			return true
+		}
+	}
+	return false
 }
 
 // Differences lists the paths where the document sent and the one listed differ, after sync/plan's

@@ -16,22 +16,73 @@ type Version struct{ Major, Minor, Patch int }
 // one. It is also the version the model answers for unless told otherwise.
 var MinVersion = Version{5, 8, 0}
 
-// NewerUpstreamFields are the fields of x-tyk-api-gateway.upstream that a Tyk Gateway older than MinVersion does
-// not have in its schema (it refuses every API that sets one).
-var NewerUpstreamFields = []string{"preserveHostHeader", "loadBalancing"}
+// NewerField is a field of x-tyk-api-gateway that a Tyk Gateway older than Need does not have in its schema: Tyk's
+// schema refuses additional properties, so such a Gateway refuses every API that sets it.
+type NewerField struct {
+	// Path is dotted from x-tyk-api-gateway; "*" stands for every key of a mapping (the operations).
+	Path string
+	Need Version
+}
 
-// NewerServerFields are the fields of x-tyk-api-gateway.server that a Tyk Gateway older than MinVersion does not
-// have in its schema: the 5.4 line's X-Tyk-Server has neither and refuses additional properties (the gateway-api
-// profile sets both on an HTTPS listener's APIs).
-var NewerServerFields = []string{"port", "protocol"}
+// NewerFields are the fields the render may write that some Tyk Gateway it serves does not take, in the order a
+// message lists them:
+//   - upstream.preserveHostHeader and upstream.loadBalancing are in Tyk's schema from 5.8.0 on (MinVersion);
+//   - server.port and server.protocol too: the 5.4 line's X-Tyk-Server has neither (the gateway-api profile sets
+//     both on an HTTPS listener's APIs);
+//   - an operation's enforceTimeout.duration from 5.14.0 on (the gateway-api profile's timeouts that are not whole
+//     seconds, unless spec.tykVersion names an older release).
+var NewerFields = []NewerField{
+	{"upstream.preserveHostHeader", MinVersion}, {"upstream.loadBalancing", MinVersion},
+	{"server.port", MinVersion}, {"server.protocol", MinVersion},
+	{"middleware.operations.*.enforceTimeout.duration", TimeoutDurations},
+}
 
-// NewerFields are both, by the section of x-tyk-api-gateway that holds them, in the order a message lists them.
-var NewerFields = []FieldSet{{"upstream", NewerUpstreamFields}, {"server", NewerServerFields}}
+// SetIn reports whether the field is set in tyk, a decoded x-tyk-api-gateway.
+func (f NewerField) SetIn(tyk map[string]any) bool {
+	set := false
+	f.walk(tyk, func(m map[string]any, key string) {
+		_, ok := m[key]
+		set = set || ok
+	})
+	return set
+}
 
-// FieldSet is fields of one section of x-tyk-api-gateway.
-type FieldSet struct {
-	Section string
-	Fields  []string
+// RemoveFrom deletes the field from tyk, a decoded x-tyk-api-gateway, wherever it is set.
+func (f NewerField) RemoveFrom(tyk map[string]any) {
+	f.walk(tyk, func(m map[string]any, key string) { delete(m, key) })
+}
+
+// RemoveNewer deletes from tyk, a decoded x-tyk-api-gateway, every field of NewerFields that release v does not
+// take: what the tests send a Gateway older than the render writes for (the 5.4 line, which CI builds).
+func RemoveNewer(tyk map[string]any, v Version) {
+	for _, f := range NewerFields {
+		if v.Less(f.Need) {
+			f.RemoveFrom(tyk)
+		}
+	}
+}
+
+// walk calls at with every mapping that holds the field's last key, and that key.
+func (f NewerField) walk(tyk map[string]any, at func(m map[string]any, key string)) {
+	var step func(m map[string]any, path []string)
+	step = func(m map[string]any, path []string) {
+		if len(path) == 1 {
+			at(m, path[0])
+			return
+		}
+		if path[0] == "*" {
+			for _, v := range m {
+				if next, ok := v.(map[string]any); ok {
+					step(next, path[1:])
+				}
+			}
+			return
+		}
+		if next, ok := m[path[0]].(map[string]any); ok {
+			step(next, path[1:])
+		}
+	}
+	step(tyk, strings.Split(f.Path, "."))
 }
 
 // TimeoutDurations is the release from which Tyk takes an operation's enforceTimeout.duration (a timeout that is
