@@ -75,6 +75,9 @@ type Answer struct {
 	// RequestHeaders and ResponseHeaders are the header changes, "set Name: value" and "remove Name".
 	RequestHeaders  []string `json:"requestHeaders,omitempty"`
 	ResponseHeaders []string `json:"responseHeaders,omitempty"`
+	// Timeout is the timeout Tyk enforces on the upstream ("500ms"; Tyk answers 504 after it), from the rule's
+	// timeouts; empty: none of the route's.
+	Timeout string `json:"timeout,omitempty"`
 	// Notes say where Tyk's behaviour differs from what Gateway API asks.
 	Notes []string `json:"notes,omitempty"`
 }
@@ -139,6 +142,9 @@ func Explain(out *fn.Output, req Request, opt Options) (*Answer, error) {
 	a.Notes = append(a.Notes, res.Notes...)
 	a.APIID, a.OperationID, a.Status, a.Location = res.APIID, res.OperationID, res.Status, res.Location
 	a.UpstreamHost = res.UpstreamHost
+	if res.Timeout > 0 {
+		a.Timeout = res.Timeout.String()
+	}
 	if l == nil && res.APIID != "" {
 		a.Notes = append(a.Notes, fmt.Sprintf("no listener of Gateway %s takes %s://%s, so Gateway API would reject the "+
 			"request; Tyk serves it anyway, since it has no listeners, only APIs", a.Gateway, req.URL.Scheme, req.URL.Host))

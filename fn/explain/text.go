@@ -40,6 +40,9 @@ func (a *Answer) Text(req Request) string {
 		line("upstream", a.Upstream)
 	}
 	line("host", a.UpstreamHost)
+	if a.Timeout != "" {
+		line("timeout", a.Timeout+" (Tyk answers 504 when the upstream has not answered by then)")
+	}
 	line("status", statusText(a.Status))
 	line("location", a.Location)
 	for _, h := range a.ResponseHeaders {

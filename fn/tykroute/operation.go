@@ -25,6 +25,7 @@ type matched struct {
 	requestHeaders  *opMatch
 	responseHeaders *opMatch
 	ignoreAuth      *opMatch
+	timeout         *opMatch
 }
 
 // matchOperations finds the middleware that applies to a request, the two ways Tyk finds it (shown on real
@@ -34,8 +35,8 @@ type matched struct {
 //     the 5.8 line and before 5.12.0 otherwise; from those releases it is matched the classic way too (see
 //     classicMock);
 //   - every other kind of middleware modelled here (urlRewrite, transformRequestHeaders,
-//     transformResponseHeaders, ignoreAuthentication) is matched the classic way (see classicOperations), each
-//     kind on its own, from the first matching operation that enables it.
+//     transformResponseHeaders, ignoreAuthentication, enforceTimeout) is matched the classic way (see
+//     classicOperations), each kind on its own, from the first matching operation that enables it.
 //
 // The operation reported is the router's, or else the first classic match.
 func matchOperations(api *candidate, method, reqPath, endpoint string, v Version, out *Outcome) matched {
@@ -76,6 +77,9 @@ func matchOperations(api *candidate, method, reqPath, endpoint string, v Version
 		}
 		if m.ignoreAuth == nil && o.mw.IgnoreAuthentication != nil && o.mw.IgnoreAuthentication.Enabled {
 			m.ignoreAuth = o
+		}
+		if m.timeout == nil && o.mw.EnforceTimeout != nil && o.mw.EnforceTimeout.Enabled {
+			m.timeout = o
 		}
 	}
 	return m

@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"path"
 	"strings"
+	"time"
 
 	"github.com/gateway2tyk/gateway2tyk/fn/tykoas"
 )
@@ -81,6 +82,10 @@ type Outcome struct {
 
 	RequestHeaders  Transform // transformRequestHeaders of the matched operation, when the request goes upstream
 	ResponseHeaders Transform // transformResponseHeaders, on an upstream or mock response
+	// Timeout is the enforceTimeout of the matched operation (the classic way), when the request goes upstream:
+	// Tyk answers 504 when the upstream has not answered by then. 0: none (the Gateway's own limits apply).
+	Timeout time.Duration
+	enforce *tykoas.EnforceTimeout
 
 	// Notes explain where Tyk's behaviour differs from a plain prefix router, in plain sentences.
 	Notes []string
@@ -117,6 +122,7 @@ func Route(apis []*tykoas.Document, req Request, opt Options) Outcome {
 	}
 	out.APIID = api.id
 	serve(api, req.Method, reqPath, req.RawQuery, opt.version(), &out, 0)
+	out.Timeout, out.enforce = enforcedTimeout(api.id, out.enforce, opt, &out), nil
 	out.UpstreamHost = upstreamHost(api, req.Host, out.Upstreams)
 	noteMockChange(apis, req, opt, &out)
 	return out
@@ -238,7 +244,36 @@ func serve(api *candidate, method, reqPath, rawQuery string, v Version, out *Out
 	if api.doc.Tyk.Server.ListenPath.Strip {
 		upstreamPath = endpoint
 	}
+	if m.timeout != nil {
+		out.enforce = m.timeout.mw.EnforceTimeout
+	}
 	proxy(api, reqPath, upstreamPath, rawQuery, m, out)
+}
+
+// enforcedTimeout is what Tyk enforces for an operation's enforceTimeout (reverse_proxy's
+// GetEnforcedTimeoutSettings): duration when set and above zero, from 5.14 (TimeoutDurations), else value in
+// whole seconds. An older Gateway refuses the API that sets a duration (its schema has none); with no release
+// given the document is taken to be for the release it was written for, as sync's version check holds it to.
+func enforcedTimeout(id string, t *tykoas.EnforceTimeout, opt Options, out *Outcome) time.Duration {
+	if t == nil {
+		return 0
+	}
+	if t.Duration != "" {
+		d, err := time.ParseDuration(t.Duration)
+		switch {
+		case err != nil:
+			out.note("API %s: enforceTimeout.duration %q is not a duration: Tyk 5.14 reads it as 0s, so value applies", id, t.Duration)
+		case !opt.Version.IsZero() && opt.Version.Less(TimeoutDurations):
+			out.note("API %s sets enforceTimeout.duration, which Tyk %s refuses (from %s): such a Gateway does not load it",
+				id, opt.Version, TimeoutDurations)
+		case d > 0:
+			return d
+		}
+	}
+	if t.Value > 0 {
+		return time.Duration(t.Value) * time.Second
+	}
+	return 0
 }
 
 func (o *Outcome) note(format string, args ...any) {

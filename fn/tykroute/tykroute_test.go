@@ -3,6 +3,7 @@ package tykroute_test
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -714,4 +715,26 @@ func TestRoutePorts(t *testing.T) {
 	other := tykroute.Route(apis, tykroute.Request{Method: "GET", Host: "shop.example.com", Path: "/", Port: 8443}, tykroute.Options{})
 	assert.Equal(t, 404, other.Status, "listen_port's API is not on the TLS port")
 	assert.Empty(t, other.APIID)
+}
+
+// TestRouteTimeout: the matched operation's enforceTimeout bounds the upstream: its duration from 5.14 (and when
+// no release is given: the document is for the release it was written for), its value in whole seconds where
+// there is no duration; a release that refuses the duration is said. A method without one has none.
+func TestRouteTimeout(t *testing.T) {
+	exact := tykoas.Operation{EnforceTimeout: &tykoas.EnforceTimeout{Enabled: true, Duration: "500ms", Value: 1}}
+	whole := tykoas.Operation{EnforceTimeout: &tykoas.EnforceTimeout{Enabled: true, Value: 10}}
+	off := tykoas.Operation{EnforceTimeout: &tykoas.EnforceTimeout{Enabled: false, Value: 10}}
+	d := api("t", "/search", true, svc, op("GET", exact), op("POST", whole), op("PUT", off), op("DELETE", tykoas.Operation{}))
+	route := func(method string, v tykroute.Version) tykroute.Outcome {
+		return tykroute.Route([]*tykoas.Document{d}, tykroute.Request{Method: method, Host: "h", Path: "/search/x"},
+			tykroute.Options{Version: v})
+	}
+	assert.Equal(t, 500*time.Millisecond, route("GET", tykroute.Version{}).Timeout)
+	assert.Equal(t, 500*time.Millisecond, route("GET", tykroute.Version{Major: 5, Minor: 14}).Timeout)
+	older := route("GET", tykroute.Version{Major: 5, Minor: 8, Patch: 11})
+	assert.Equal(t, time.Second, older.Timeout)
+	assert.Contains(t, strings.Join(older.Notes, "\n"), "sets enforceTimeout.duration, which Tyk 5.8.11 refuses")
+	assert.Equal(t, 10*time.Second, route("POST", tykroute.Version{Major: 5, Minor: 4}).Timeout)
+	assert.Zero(t, route("PUT", tykroute.Version{}).Timeout, "not enabled")
+	assert.Zero(t, route("DELETE", tykroute.Version{}).Timeout)
 }
