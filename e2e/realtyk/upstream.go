@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 const (
@@ -16,6 +17,10 @@ const (
 	echoHeaders = "X-Realtyk-Echo-Headers"
 	// upstreamMark is set on every upstream answer: a response without it was made by Tyk itself.
 	upstreamMark = "X-Realtyk-Upstream"
+	// DelayHeader asks the upstream to answer only after this long (a Go duration, "1500ms"), as a slow backend
+	// does (echo-basic's ?delay=), so that a timeout Tyk enforces can be seen; the upstream stops waiting when the
+	// Gateway gives up on it.
+	DelayHeader = "X-Realtyk-Delay"
 )
 
 // UpstreamRequest is a request as it reached the upstream.
@@ -67,6 +72,13 @@ func (p *upstreamProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		w.WriteHeader(http.StatusBadGateway)
 		return
+	}
+	if d, err := time.ParseDuration(r.Header.Get(DelayHeader)); err == nil {
+		select {
+		case <-time.After(d):
+		case <-r.Context().Done():
+			return
+		}
 	}
 	for _, kv := range strings.Split(r.Header.Get(echoHeaders), "; ") {
 		if name, value, ok := strings.Cut(kv, ": "); ok {
