@@ -1,6 +1,7 @@
 package e2e_test
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/url"
 	"os"
@@ -10,12 +11,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"sigs.k8s.io/kustomize/kyaml/kio"
 
 	"github.com/gateway2tyk/gateway2tyk/e2e/explaincheck"
 	"github.com/gateway2tyk/gateway2tyk/e2e/realtyk"
-	"github.com/gateway2tyk/gateway2tyk/fn"
-	"github.com/gateway2tyk/gateway2tyk/fn/config"
 	"github.com/gateway2tyk/gateway2tyk/fn/explain"
 	"github.com/gateway2tyk/gateway2tyk/fn/tykroute"
 )
@@ -25,7 +23,8 @@ import (
 // durations and an older Gateway whole seconds. Every generated request agrees with explain first; then each
 // request below waits upstream for its delay, and Tyk answers 504 exactly when the delay is past the timeout
 // explain says it enforces. The delays sit at least 250ms from every timeout, so that the two modes are told apart
-// (500ms against 1s, 1500ms against 2s) and the machine's load does not decide.
+// (500ms against 1s, 1500ms against 2s) and the machine's load does not decide. A Gateway older than 5.14 is also
+// sent the API as rendered for 5.14, and must refuse it for enforceTimeout.duration.
 func TestRealTykRouteTimeouts(t *testing.T) {
 	g := realtyk.Start(t, realtyk.Find(t))
 	version, err := tykroute.ParseVersion(g.Version)
@@ -35,14 +34,7 @@ func TestRealTykRouteTimeouts(t *testing.T) {
 	data, err := os.ReadFile("../fn/testdata/profile-gateway-api-timeouts/input.yaml")
 	require.NoError(t, err)
 	input := strings.Replace(string(data), "    profile: gateway-api", "    profile: gateway-api\n    tykVersion: "+version.String(), 1)
-	rw := &kio.ByteReader{Reader: strings.NewReader(input), WrapBareSeqNode: false}
-	items, err := rw.Read()
-	require.NoError(t, err)
-	cfg, err := config.Load(rw.FunctionConfig)
-	require.NoError(t, err)
-	require.Equal(t, version.String(), cfg.TykVersion)
-	out, err := fn.Render(items, cfg)
-	require.NoError(t, err)
+	_, out := renderInput(t, input)
 
 	tally := explaincheck.Check(t, g, out, explaincheck.Options{})
 	require.NotZero(t, tally.Compared)
@@ -86,4 +78,38 @@ func TestRealTykRouteTimeouts(t *testing.T) {
 	}
 	t.Logf("Tyk Gateway %s enforces the route's timeouts %s; %d generated requests agree with explain", g.Version,
 		map[bool]string{true: "exactly (durations)", false: "in whole seconds"}[durations], tally.Agreed)
+	if !durations {
+		refusesDuration(t, g, version, string(data))
+	}
+}
+
+// refusesDuration renders the story for the newest release (no tykVersion: durations) and sends its /search API
+// to g, a Gateway older than 5.14, with only the fields of older releases that g refuses taken out: g refuses it
+// for enforceTimeout.duration, the field sync's version check names.
+func refusesDuration(t *testing.T, g *realtyk.Gateway, version tykroute.Version, input string) {
+	_, out := renderInput(t, input)
+	for _, a := range out.Translation.APIs {
+		if a.Path != "/search" {
+			continue
+		}
+		b, err := a.Final()
+		require.NoError(t, err)
+		var doc map[string]any
+		require.NoError(t, json.Unmarshal(b, &doc))
+		tyk := doc["x-tyk-api-gateway"].(map[string]any)
+		for _, f := range tykroute.NewerFields {
+			if f.Need != tykroute.TimeoutDurations && version.Less(f.Need) {
+				f.RemoveFrom(tyk)
+			}
+		}
+		b, err = json.Marshal(doc)
+		require.NoError(t, err)
+		require.Contains(t, string(b), `"duration":"500ms"`)
+		err = g.Replace(map[string][]byte{a.ID: b})
+		require.Error(t, err, "Tyk %s loaded an API with enforceTimeout.duration", g.Version)
+		assert.Contains(t, err.Error(), "Additional property duration is not allowed")
+		t.Logf("Tyk %s refuses enforceTimeout.duration: %v", g.Version, err)
+		return
+	}
+	t.Fatal("no API for /search")
 }

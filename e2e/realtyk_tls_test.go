@@ -12,11 +12,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"sigs.k8s.io/kustomize/kyaml/kio"
 
 	"github.com/gateway2tyk/gateway2tyk/e2e/realtyk"
-	"github.com/gateway2tyk/gateway2tyk/fn"
-	"github.com/gateway2tyk/gateway2tyk/fn/config"
 	"github.com/gateway2tyk/gateway2tyk/fn/explain"
 	"github.com/gateway2tyk/gateway2tyk/fn/tykroute"
 )
@@ -35,13 +32,7 @@ func TestRealTykHTTPSListenerOwnPort(t *testing.T) {
 	data, err := os.ReadFile("../fn/testdata/profile-gateway-api-https-listener-own-port/input.yaml")
 	require.NoError(t, err)
 	input := strings.Replace(string(data), "targetPort: 8443", fmt.Sprintf("targetPort: %d", g.TLSPort), 1)
-	rw := &kio.ByteReader{Reader: strings.NewReader(input), WrapBareSeqNode: false}
-	items, err := rw.Read()
-	require.NoError(t, err)
-	cfg, err := config.Load(rw.FunctionConfig)
-	require.NoError(t, err)
-	out, err := fn.Render(items, cfg)
-	require.NoError(t, err)
+	items, out := renderInput(t, input)
 
 	docs := map[string][]byte{}
 	var onTLS []string

@@ -158,7 +158,7 @@ func runProfile(t *testing.T, root, profile string) {
 	version := binaryVersion(t, bin)
 	loop := &GitOps{
 		Binary:       bin,
-		RenderConfig: renderConfig(profile),
+		RenderConfig: renderConfig(profile, g.Version),
 		SyncArgs:     []string{"--mode", "ce", "--url", g.URL, "--kubeconfig", kubeconfig, "--write-status", "--allow-empty"},
 		SyncEnv:      []string{"TYK_AUTH=" + g.Secret},
 		Poll:         100 * time.Millisecond,
@@ -276,8 +276,10 @@ func platform(t *testing.T, c *realkube.Cluster, g *realtyk.Gateway) {
 	}
 }
 
-// renderConfig is the RenderConfig the loop renders with: the profile, ConfigMap output, the standard channel.
-func renderConfig(profile string) []byte {
+// renderConfig is the RenderConfig the loop renders with: the profile, ConfigMap output, the standard channel, and
+// the Tyk release the APIs are for (tyk, the Gateway's: a timeout that is not whole seconds is a duration for 5.14,
+// which an older Gateway refuses, so the render writes whole seconds for it, and claims no timeout feature).
+func renderConfig(profile, tyk string) []byte {
 	return []byte(fmt.Sprintf(`apiVersion: gateway2tyk.io/v1alpha1
 kind: RenderConfig
 metadata: {name: conformance}
@@ -285,7 +287,8 @@ spec:
   profile: %s
   output: ConfigMap
   gatewayAPIChannel: %s
-`, profile, channel))
+  tykVersion: %s
+`, profile, channel, tyk))
 }
 
 // timeouts are the suite's defaults, shortened where a wait can only end in failure once the loop has had its
