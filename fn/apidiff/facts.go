@@ -28,6 +28,7 @@ const (
 	AspectRewrites        = "rewrites"
 	AspectRequestHeaders  = "request headers"
 	AspectResponseHeaders = "response headers"
+	AspectTimeouts        = "timeouts"
 	AspectAuthentication  = "authentication"
 	AspectBase            = "base document"
 	AspectRateLimit       = "rate limit"
@@ -39,7 +40,7 @@ const (
 )
 
 var aspectOrder = []string{AspectServed, AspectNotFound, AspectRedirects, AspectFixed, AspectUpstream, AspectRewrites,
-	AspectRequestHeaders, AspectResponseHeaders, AspectAuthentication, AspectBase, AspectRateLimit, AspectCertificates,
+	AspectRequestHeaders, AspectResponseHeaders, AspectTimeouts, AspectAuthentication, AspectBase, AspectRateLimit, AspectCertificates,
 	AspectOther}
 
 // methods are the HTTP methods a report lists, in its order: those the translation writes operations for
@@ -98,7 +99,9 @@ type behaviour struct {
 	fixed, redirect     string
 	rewrite             string
 	requestH, responseH string
-	skipAuthentication  bool
+	// timeout is the enforced timeout: Tyk answers 504 after it.
+	timeout            string
+	skipAuthentication bool
 }
 
 // describeOperations reads the behaviour of every method from the OpenAPI operations and their Tyk middleware
@@ -159,6 +162,7 @@ func describeOperations(f Facts, tree map[string]any, x tykoas.XTykAPIGateway) {
 	group(AspectRewrites, func(b behaviour) string { return b.rewrite })
 	group(AspectRequestHeaders, func(b behaviour) string { return b.requestH })
 	group(AspectResponseHeaders, func(b behaviour) string { return b.responseH })
+	group(AspectTimeouts, func(b behaviour) string { return b.timeout })
 	group(AspectAuthentication, func(b behaviour) string { return when(b.skipAuthentication, "no authentication") })
 }
 
@@ -179,6 +183,12 @@ func operationBehaviour(op tykoas.Operation, listenPath string) behaviour {
 	}
 	b.requestH = headerChanges(op.TransformRequestHeaders)
 	b.responseH = headerChanges(op.TransformResponseHeaders)
+	if t := op.EnforceTimeout; t != nil && t.Enabled {
+		b.timeout = fmt.Sprintf("504 after %ds", t.Value)
+		if t.Duration != "" {
+			b.timeout = "504 after " + t.Duration
+		}
+	}
 	b.skipAuthentication = op.IgnoreAuthentication != nil && op.IgnoreAuthentication.Enabled
 	return b
 }

@@ -108,3 +108,20 @@ func TestAuthTurnedOff(t *testing.T) {
 	assert.Equal(t, []AspectChange{{Aspect: AspectAuthentication, Added: []string{"GET: no authentication"}, Removed: []string{},
 		Risk: RiskAuthOff}}, c)
 }
+
+// A timeout is a fact of its own, per method, so that a change of it shows in a diff (the operations are claimed
+// whole, so nothing else would report it).
+func TestDescribeTimeouts(t *testing.T) {
+	doc := document(t, func(d *tykoas.Document) {
+		exact := tykoas.Operation{EnforceTimeout: &tykoas.EnforceTimeout{Enabled: true, Duration: "500ms", Value: 1}}
+		operations(d, map[string]tykoas.Operation{"GET": exact, "HEAD": exact,
+			"POST": {EnforceTimeout: &tykoas.EnforceTimeout{Enabled: true, Value: 10}},
+			"PUT":  {EnforceTimeout: &tykoas.EnforceTimeout{Enabled: false, Value: 10}}})
+	})
+	f, err := Describe(doc, "")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"GET, HEAD: 504 after 500ms", "POST: 504 after 10s"}, f[AspectTimeouts])
+	f, err = Describe(document(t, func(*tykoas.Document) {}), "")
+	require.NoError(t, err)
+	assert.Empty(t, f[AspectTimeouts])
+}
