@@ -267,6 +267,10 @@ func enforcedTimeout(id string, t *tykoas.EnforceTimeout, opt Options, out *Outc
 			out.note("API %s sets enforceTimeout.duration, which Tyk %s refuses (from %s): such a Gateway does not load it",
 				id, opt.Version, TimeoutDurations)
 		case d > 0:
+			if opt.Version.IsZero() {
+				out.note("API %s enforces its timeout as enforceTimeout.duration, which Tyk takes from %s on; an older "+
+					"Gateway refuses the API (sync's version check names the field)", id, TimeoutDurations)
+			}
 			return d
 		}
 	}
