@@ -24,7 +24,7 @@ import (
 // request below waits upstream for its delay, and Tyk answers 504 exactly when the delay is past the timeout
 // explain says it enforces. The delays sit at least 250ms from every timeout, so that the two modes are told apart
 // (500ms against 1s, 1500ms against 2s) and the machine's load does not decide. A Gateway older than 5.14 is also
-// sent the API as rendered for 5.14, and must refuse it for enforceTimeout.duration.
+// sent the API as rendered for 5.14: it refuses it (the 5.4 line) or ignores the duration (v5.8.11).
 func TestRealTykRouteTimeouts(t *testing.T) {
 	g := realtyk.Start(t, realtyk.Find(t))
 	version, err := tykroute.ParseVersion(g.Version)
@@ -79,14 +79,17 @@ func TestRealTykRouteTimeouts(t *testing.T) {
 	t.Logf("Tyk Gateway %s enforces the route's timeouts %s; %d generated requests agree with explain", g.Version,
 		map[bool]string{true: "exactly (durations)", false: "in whole seconds"}[durations], tally.Agreed)
 	if !durations {
-		refusesDuration(t, g, version, string(data))
+		olderOnDuration(t, g, version, string(data))
 	}
 }
 
-// refusesDuration renders the story for the newest release (no tykVersion: durations) and sends its /search API
-// to g, a Gateway older than 5.14, with only the fields of older releases that g refuses taken out: g refuses it
-// for enforceTimeout.duration, the field sync's version check names.
-func refusesDuration(t *testing.T, g *realtyk.Gateway, version tykroute.Version, input string) {
+// olderOnDuration renders the story for the newest release (no tykVersion: durations) and sends its /search API
+// (500ms: "duration": "500ms", value 1) to g, a Gateway older than 5.14, with only the fields of older releases
+// that g refuses taken out. The 5.4 line refuses it (its X-Tyk-EnforceTimeout allows no other property); v5.8.11
+// loads it and ignores the duration (its schema has none and does not refuse other properties), enforcing value,
+// whole seconds: a request that waits 900ms upstream gets through. Either way the route is not served as written,
+// which is why sync's version check names the field.
+func olderOnDuration(t *testing.T, g *realtyk.Gateway, version tykroute.Version, input string) {
 	_, out := renderInput(t, input)
 	for _, a := range out.Translation.APIs {
 		if a.Path != "/search" {
@@ -106,9 +109,20 @@ func refusesDuration(t *testing.T, g *realtyk.Gateway, version tykroute.Version,
 		require.NoError(t, err)
 		require.Contains(t, string(b), `"duration":"500ms"`)
 		err = g.Replace(map[string][]byte{a.ID: b})
-		require.Error(t, err, "Tyk %s loaded an API with enforceTimeout.duration", g.Version)
-		assert.Contains(t, err.Error(), "Additional property duration is not allowed")
-		t.Logf("Tyk %s refuses enforceTimeout.duration: %v", g.Version, err)
+		if version.Less(tykroute.MinVersion) {
+			require.Error(t, err, "Tyk %s loaded an API with enforceTimeout.duration", g.Version)
+			assert.Contains(t, err.Error(), "Additional property duration is not allowed")
+			t.Logf("Tyk %s refuses enforceTimeout.duration: %v", g.Version, err)
+			return
+		}
+		require.NoError(t, err, "Tyk %s refused an API with enforceTimeout.duration", g.Version)
+		for delay, want := range map[time.Duration]int{900 * time.Millisecond: http.StatusOK, 1600 * time.Millisecond: http.StatusGatewayTimeout} {
+			got, err := g.Send(realtyk.Request{Method: "GET", Host: "any-host.test", Path: "/search/q",
+				Header: http.Header{realtyk.DelayHeader: {delay.String()}}})
+			require.NoError(t, err)
+			assert.Equal(t, want, got.Status, "upstream %s: Tyk %s ignores the duration and enforces value, 1s", delay, g.Version)
+		}
+		t.Logf("Tyk %s loads an API with enforceTimeout.duration 500ms and enforces value, 1s", g.Version)
 		return
 	}
 	t.Fatal("no API for /search")

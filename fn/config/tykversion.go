@@ -8,12 +8,12 @@ import (
 
 // tykVersionKey is the field of the Tyk release in spec, and its key in the ConfigMap form's data.
 //
-// tykVersion is the oldest Tyk Gateway the rendered APIs must load on. Tyk's schema is strict (an older Gateway
-// refuses every API that sets a field it does not know), so where a newer release can say something exactly and
-// an older one only approximately, the render needs to know which it writes for: today that is a timeout
-// (timeouts.request, timeouts.backendRequest) that is not whole seconds, which Tyk 5.14 takes as a duration
-// (enforceTimeout.duration) and an older Gateway only as whole seconds. Empty: the newest release the render knows,
-// and sync's version check names what an older target would refuse.
+// tykVersion is the oldest Tyk Gateway the rendered APIs must load on. An older Gateway refuses an API that sets a
+// field its schema does not have, or loads it without the field (tykroute.NewerFields), so where a newer release
+// can say something exactly and an older one only approximately, the render needs to know which it writes for:
+// today that is a timeout (timeouts.request, timeouts.backendRequest) that is not whole seconds, which Tyk 5.14
+// takes as a duration (enforceTimeout.duration) and an older Gateway only as whole seconds. Empty: the newest
+// release the render knows, and sync's version check names what an older target would not take.
 const tykVersionKey = "tykVersion"
 
 // TykRelease is spec.tykVersion (Load has checked it reads as Tyk prints a release: "5.8", "v5.14.0"); the zero

@@ -16,7 +16,7 @@ const (
 	// TimeoutsRejected drops a rule with timeouts (the reference: "not supported by Tyk").
 	TimeoutsRejected Timeouts = iota
 	// TimeoutsWholeSeconds serves them as enforceTimeout.value, whole seconds: every Tyk before 5.14 (its
-	// schema has no duration and refuses the API that sets one). A timeout that is not whole seconds is rounded
+	// schema has no duration: the 5.4 line refuses the API that sets one, v5.8.11 ignores it). A timeout that is not whole seconds is rounded
 	// up, and the route's status says so.
 	TimeoutsWholeSeconds
 	// TimeoutsDurations serves them exactly: enforceTimeout.duration where a timeout is not whole seconds (Tyk

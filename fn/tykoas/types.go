@@ -133,7 +133,7 @@ type Operation struct {
 
 // EnforceTimeout is X-Tyk-EnforceTimeout: Tyk answers 504 when the upstream takes longer. Value is whole
 // seconds (the 5.4 line requires it, and refuses any other field); Duration (Tyk 5.14 on, for example "500ms")
-// wins over Value where it is set, and an older Gateway refuses it. Tyk 5.14 stores Value as the duration
+// wins over Value where it is set; an older Gateway refuses it (the 5.4 line) or ignores it (v5.8.11). Tyk 5.14 stores Value as the duration
 // rounded up to whole seconds, so a document that sets Duration sets that Value too.
 type EnforceTimeout struct {
 	Duration string `json:"duration,omitempty"`

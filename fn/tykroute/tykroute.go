@@ -252,8 +252,9 @@ func serve(api *candidate, method, reqPath, rawQuery string, v Version, out *Out
 
 // enforcedTimeout is what Tyk enforces for an operation's enforceTimeout (reverse_proxy's
 // GetEnforcedTimeoutSettings): duration when set and above zero, from 5.14 (TimeoutDurations), else value in
-// whole seconds. An older Gateway refuses the API that sets a duration (its schema has none); with no release
-// given the document is taken to be for the release it was written for, as sync's version check holds it to.
+// whole seconds. An older Gateway has no duration: the 5.4 line refuses the API that sets one, v5.8.11 loads it and
+// ignores the duration (both seen); with no release given the document is taken to be for the release it was
+// written for, as sync's version check holds it to.
 func enforcedTimeout(id string, t *tykoas.EnforceTimeout, opt Options, out *Outcome) time.Duration {
 	if t == nil {
 		return 0
@@ -263,9 +264,12 @@ func enforcedTimeout(id string, t *tykoas.EnforceTimeout, opt Options, out *Outc
 		switch {
 		case err != nil:
 			out.note("API %s: enforceTimeout.duration %q is not a duration: Tyk 5.14 reads it as 0s, so value applies", id, t.Duration)
+		case !opt.Version.IsZero() && opt.Version.Less(MinVersion):
+			out.note("API %s sets enforceTimeout.duration, which Tyk %s refuses (it has no such field before %s): "+
+				"such a Gateway does not load the API", id, opt.Version, TimeoutDurations)
 		case !opt.Version.IsZero() && opt.Version.Less(TimeoutDurations):
-			out.note("API %s sets enforceTimeout.duration, which Tyk %s refuses (from %s): such a Gateway does not load it",
-				id, opt.Version, TimeoutDurations)
+			out.note("API %s sets enforceTimeout.duration, which Tyk %s ignores (it has no such field before %s): it "+
+				"enforces value, whole seconds", id, opt.Version, TimeoutDurations)
 		case d > 0:
 			if opt.Version.IsZero() {
 				out.note("API %s enforces its timeout as enforceTimeout.duration, which Tyk takes from %s on; an older "+

@@ -733,7 +733,9 @@ func TestRouteTimeout(t *testing.T) {
 	assert.Equal(t, 500*time.Millisecond, route("GET", tykroute.Version{Major: 5, Minor: 14}).Timeout)
 	older := route("GET", tykroute.Version{Major: 5, Minor: 8, Patch: 11})
 	assert.Equal(t, time.Second, older.Timeout)
-	assert.Contains(t, strings.Join(older.Notes, "\n"), "sets enforceTimeout.duration, which Tyk 5.8.11 refuses")
+	assert.Contains(t, strings.Join(older.Notes, "\n"), "sets enforceTimeout.duration, which Tyk 5.8.11 ignores")
+	assert.Contains(t, strings.Join(route("GET", tykroute.Version{Major: 5, Minor: 4}).Notes, "\n"),
+		"sets enforceTimeout.duration, which Tyk 5.4 refuses")
 	assert.Equal(t, 10*time.Second, route("POST", tykroute.Version{Major: 5, Minor: 4}).Timeout)
 	assert.Zero(t, route("PUT", tykroute.Version{}).Timeout, "not enabled")
 	assert.Zero(t, route("DELETE", tykroute.Version{}).Timeout)

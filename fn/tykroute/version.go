@@ -16,8 +16,10 @@ type Version struct{ Major, Minor, Patch int }
 // one. It is also the version the model answers for unless told otherwise.
 var MinVersion = Version{5, 8, 0}
 
-// NewerField is a field of x-tyk-api-gateway that a Tyk Gateway older than Need does not have in its schema: Tyk's
-// schema refuses additional properties, so such a Gateway refuses every API that sets it.
+// NewerField is a field of x-tyk-api-gateway that a Tyk Gateway older than Need does not have in its schema: where
+// that part of Tyk's schema refuses additional properties, such a Gateway refuses every API that sets it; where it
+// does not, the Gateway loads the API without the field (v5.8.11 with enforceTimeout.duration, seen), so it does not
+// serve what the API says either.
 type NewerField struct {
 	// Path is dotted from x-tyk-api-gateway; "*" stands for every key of a mapping (the operations).
 	Path string
@@ -30,7 +32,8 @@ type NewerField struct {
 //   - server.port and server.protocol too: the 5.4 line's X-Tyk-Server has neither (the gateway-api profile sets
 //     both on an HTTPS listener's APIs);
 //   - an operation's enforceTimeout.duration from 5.14.0 on (the gateway-api profile's timeouts that are not whole
-//     seconds, unless spec.tykVersion names an older release).
+//     seconds, unless spec.tykVersion names an older release): the 5.4 line refuses the API, v5.8.11 ignores the
+//     duration and enforces value, whole seconds.
 var NewerFields = []NewerField{
 	{"upstream.preserveHostHeader", MinVersion}, {"upstream.loadBalancing", MinVersion},
 	{"server.port", MinVersion}, {"server.protocol", MinVersion},
@@ -86,7 +89,7 @@ func (f NewerField) walk(tyk map[string]any, at func(m map[string]any, key strin
 }
 
 // TimeoutDurations is the release from which Tyk takes an operation's enforceTimeout.duration (a timeout that is
-// not whole seconds, "500ms"); an older Gateway's schema refuses it.
+// not whole seconds, "500ms"); an older Gateway refuses or ignores it (NewerFields).
 var TimeoutDurations = Version{5, 14, 0}
 
 // orderedByListenPath is TT-13507 (Tyk 5.8.0): from then on APIs with a custom domain come before those without,
