@@ -70,7 +70,9 @@ func TestConformanceGatewayAPIProfile(t *testing.T) {
 	t.Run("SuiteSetup", func(t *testing.T) {
 		_, w := renderPlatform(t, gatewayAPIPlatform, base, secrets, nil)
 		gwcMustHaveAcceptedConditionTrue(t, w, gatewayClassName)
-		gwcMustListSupportedFeatures(t, w, gatewayClassName, "Gateway", "HTTPRoute", "ReferenceGrant")
+		// No tykVersion: the APIs are for Tyk 5.14, which serves the timeouts exactly, so they are claimed too.
+		gwcMustListSupportedFeatures(t, w, gatewayClassName, "Gateway", "HTTPRoute", "HTTPRouteBackendTimeout",
+			"HTTPRouteRequestTimeout", "ReferenceGrant")
 		namespacesMustBeReady(t, w, []string{infraNamespace, appBackendNamespace, webBackendNamespace})
 	})
 

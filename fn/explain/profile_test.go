@@ -78,18 +78,18 @@ func TestExplainHTTPSListenerOwnPort(t *testing.T) {
 // story's /search 500ms, /orders GET 1500ms (POST none), /reports 0s (none); for 5.8, whole seconds.
 func TestExplainTimeouts(t *testing.T) {
 	out := renderStory(t, "profile-gateway-api-timeouts")
-	search := ask(t, out, "GET http://10.96.0.20/search?q=shoes", Options{})
+	search := ask(t, out, "GET http://10.96.0.24/search?q=shoes", Options{})
 	assert.Equal(t, "500ms", search.Timeout)
-	req, err := ParseRequest("GET http://10.96.0.20/search?q=shoes")
+	req, err := ParseRequest("GET http://10.96.0.24/search?q=shoes")
 	require.NoError(t, err)
 	assert.Contains(t, search.Text(req), "timeout    500ms (Tyk answers 504 when the upstream has not answered by then)")
 	assert.Contains(t, search.Notes[0], "enforceTimeout.duration, which Tyk takes from 5.14 on")
-	assert.Equal(t, "1.5s", ask(t, out, "GET http://10.96.0.20/orders/7", Options{}).Timeout)
-	assert.Empty(t, ask(t, out, "POST http://10.96.0.20/orders", Options{}).Timeout)
-	assert.Empty(t, ask(t, out, "GET http://10.96.0.20/reports/daily", Options{}).Timeout)
-	assert.Equal(t, "10s", ask(t, out, "PUT http://10.96.0.20/checkout/pay", Options{}).Timeout)
+	assert.Equal(t, "1.5s", ask(t, out, "GET http://10.96.0.24/orders/7", Options{}).Timeout)
+	assert.Empty(t, ask(t, out, "POST http://10.96.0.24/orders", Options{}).Timeout)
+	assert.Empty(t, ask(t, out, "GET http://10.96.0.24/reports/daily", Options{}).Timeout)
+	assert.Equal(t, "10s", ask(t, out, "PUT http://10.96.0.24/checkout/pay", Options{}).Timeout)
 
 	older := renderStory(t, "profile-gateway-api-timeouts-whole-seconds")
-	assert.Equal(t, "1s", ask(t, older, "GET http://10.96.0.20/search", Options{}).Timeout)
-	assert.Equal(t, "2s", ask(t, older, "GET http://10.96.0.20/orders/7", Options{}).Timeout)
+	assert.Equal(t, "1s", ask(t, older, "GET http://10.96.0.25/search", Options{}).Timeout)
+	assert.Equal(t, "2s", ask(t, older, "GET http://10.96.0.25/orders/7", Options{}).Timeout)
 }
