@@ -85,7 +85,6 @@ type Outcome struct {
 	// Timeout is the enforceTimeout of the matched operation (the classic way), when the request goes upstream:
 	// Tyk answers 504 when the upstream has not answered by then. 0: none (the Gateway's own limits apply).
 	Timeout time.Duration
-	enforce *tykoas.EnforceTimeout
 
 	// Notes explain where Tyk's behaviour differs from a plain prefix router, in plain sentences.
 	Notes []string
@@ -121,8 +120,7 @@ func Route(apis []*tykoas.Document, req Request, opt Options) Outcome {
 		return out
 	}
 	out.APIID = api.id
-	serve(api, req.Method, reqPath, req.RawQuery, opt.version(), &out, 0)
-	out.Timeout, out.enforce = enforcedTimeout(api.id, out.enforce, opt, &out), nil
+	serve(api, req.Method, reqPath, req.RawQuery, opt, &out, 0)
 	out.UpstreamHost = upstreamHost(api, req.Host, out.Upstreams)
 	noteMockChange(apis, req, opt, &out)
 	return out
@@ -205,7 +203,8 @@ const maxLoops = 5
 //     chain;
 //  5. otherwise the request is proxied (see proxy), with the listen path removed from the path sent
 //     upstream when server.listenPath.strip is on (see stripListenPath).
-func serve(api *candidate, method, reqPath, rawQuery string, v Version, out *Outcome, loops int) {
+func serve(api *candidate, method, reqPath, rawQuery string, opt Options, out *Outcome, loops int) {
+	v := opt.version()
 	endpoint := stripListenPath(api.listenPath, reqPath)
 	m := matchOperations(api, method, reqPath, endpoint, v, out)
 	out.OperationID = m.operationID
@@ -221,7 +220,7 @@ func serve(api *candidate, method, reqPath, rawQuery string, v Version, out *Out
 				out.note("the request looped %d times (tyk://): Tyk answers 500", loops)
 				return
 			}
-			serve(api, method, u.EscapedPath(), u.RawQuery, v, out, loops+1)
+			serve(api, method, u.EscapedPath(), u.RawQuery, opt, out, loops+1)
 			return
 		}
 	}
@@ -245,7 +244,7 @@ func serve(api *candidate, method, reqPath, rawQuery string, v Version, out *Out
 		upstreamPath = endpoint
 	}
 	if m.timeout != nil {
-		out.enforce = m.timeout.mw.EnforceTimeout
+		out.Timeout = enforcedTimeout(api.id, m.timeout.mw.EnforceTimeout, opt, out)
 	}
 	proxy(api, reqPath, upstreamPath, rawQuery, m, out)
 }
@@ -256,9 +255,6 @@ func serve(api *candidate, method, reqPath, rawQuery string, v Version, out *Out
 // ignores the duration (both seen); with no release given the document is taken to be for the release it was
 // written for, as sync's version check holds it to.
 func enforcedTimeout(id string, t *tykoas.EnforceTimeout, opt Options, out *Outcome) time.Duration {
-	if t == nil {
-		return 0
-	}
 	if t.Duration != "" {
 		d, err := time.ParseDuration(t.Duration)
 		switch {
