@@ -113,6 +113,7 @@ func candidates(apis []*tykoas.Document, host string, v Version, out *Outcome) [
 // of two different custom domains, the longer string first (two of one length are tied, whatever their listen
 // paths), else the longer listen path. Tyk sorts APIs loaded from files in file name (API ID) order with
 // sort.Slice, which keeps ties in that order for a handful of APIs; the model breaks ties by API ID.
+// Listen paths are compared by listenPathLength from 5.8.0.
 func before(a, b candidate, v Version) bool {
 	if v.Less(orderedByListenPath) {
 		if a.domain != b.domain {
@@ -121,12 +122,36 @@ func before(a, b candidate, v Version) bool {
 	} else if (a.domain != "") != (b.domain != "") {
 		return a.domain != ""
 	}
-	return len(a.listenPath) > len(b.listenPath)
+	if v.Less(orderedByListenPath) {
+		return len(a.listenPath) > len(b.listenPath)
+	}
+	return listenPathLength(a.listenPath) > listenPathLength(b.listenPath)
+}
+
+// listenPathLength is the length Tyk orders listen paths by from 5.8.0 (api_loader.go's listenPathLength, the
+// same in v5.8.11 and v5.14.0): a listen path without "{" by its length; one with mux variables by its "/"
+// count plus the length of every segment that is not a variable as a whole, so "/one{exact:$}" (the render's
+// Exact path, see translate.ExactListenPath) counts 13, longer than the "/one" of a PathPrefix, and
+// "/{exact:$}" counts 1, as long as "/". Before 5.8.0 Tyk compares the strings' lengths.
+func listenPathLength(lp string) int {
+	if !strings.Contains(lp, "{") {
+		return len(lp)
+	}
+	n := strings.Count(lp, "/")
+	for _, seg := range strings.Split(lp, "/") {
+		if len(seg) > 2 && seg[0] == '{' && seg[len(seg)-1] == '}' {
+			continue
+		}
+		n += len(seg)
+	}
+	return n
 }
 
 // selectAPI picks the API for the request path among the candidates, in their order. Each API is a
 // gorilla/mux PathPrefix route, so the first API whose listen path is a plain string prefix of the request
-// path takes it: /v2 takes /v2, /v2/x and also /v2example.
+// path takes it: /v2 takes /v2, /v2/x and also /v2example. A listen path with mux variables is the regular
+// expression gorilla/mux makes of it, anchored at the start only: "/one{exact:$}" takes "/one" and nothing
+// else (seen on the 5.4 line, v5.8.11 and v5.14.0).
 //
 // With StrictRoutes (enable_strict_routes), the API that takes the request still is the first string-prefix
 // match, but its handler serves only the listen path itself or paths below it (the next character is "/");
@@ -138,13 +163,22 @@ func selectAPI(cs []candidate, reqPath string, opt Options, out *Outcome) *candi
 	for i := range cs {
 		c := &cs[i]
 		lp := c.listenPath
+		if isMuxTemplate(lp) {
+			re, err := muxPrefix(lp)
+			if err != nil {
+				out.note("listen path %s of API %s is not a valid gorilla/mux template (%v): it matches no request", lp, c.id, err)
+				continue
+			}
+			if !re.MatchString(reqPath) {
+				continue
+			}
+			noteOtherDomains(cs, c, out)
+			return c
+		}
 		if !strings.HasPrefix(reqPath, lp) {
 			continue
 		}
-		if strings.Contains(lp, "{") {
-			out.note("listen path %s of API %s holds a mux variable: the model matches it literally", lp, c.id)
-		}
-		if atBoundary(lp, reqPath) || strings.HasSuffix(lp, "/") || strings.Contains(lp, "{") {
+		if atBoundary(lp, reqPath) || strings.HasSuffix(lp, "/") {
 			noteOtherDomains(cs, c, out)
 			return c
 		}
@@ -182,6 +216,9 @@ func noteOtherDomains(cs []candidate, chosen *candidate, out *Outcome) {
 
 // atBoundary reports whether listen path lp, a prefix of p, ends at a segment boundary of p.
 func atBoundary(lp, p string) bool {
+	if !strings.HasPrefix(p, lp) {
+		return false // a listen path with mux variables, which is no string prefix of what it takes
+	}
 	return p == lp || strings.HasPrefix(p[len(lp):], "/")
 }
 
@@ -196,9 +233,18 @@ func hostMatches(tpl, host string, ignoreCase bool) (bool, error) {
 	return re.MatchString(host), nil
 }
 
+// muxPrefix compiles a listen path as gorilla/mux's PathPrefix does: muxTemplate anchored at the start only.
+func muxPrefix(tpl string) (*regexp.Regexp, error) {
+	return compileMux(tpl, "[^/]+", false, false)
+}
+
 // muxTemplate compiles a gorilla/mux template (a host or a path) as gorilla/mux does: anchored, literal parts
 // quoted, each {name:pattern} a group, {name} the default pattern ([^.]+ for hosts, [^/]+ for paths).
 func muxTemplate(tpl, defaultPattern string, ignoreCase bool) (*regexp.Regexp, error) {
+	return compileMux(tpl, defaultPattern, ignoreCase, true)
+}
+
+func compileMux(tpl, defaultPattern string, ignoreCase, anchorEnd bool) (*regexp.Regexp, error) {
 	idxs, err := braceIndices(tpl)
 	if err != nil {
 		return nil, err
@@ -222,7 +268,9 @@ func muxTemplate(tpl, defaultPattern string, ignoreCase bool) (*regexp.Regexp, e
 		fmt.Fprintf(&b, "%s(?P<v%d>%s)", regexp.QuoteMeta(raw), i/2, patt)
 	}
 	b.WriteString(regexp.QuoteMeta(tpl[end:]))
-	b.WriteByte('$')
+	if anchorEnd {
+		b.WriteByte('$')
+	}
 	re, err := regexp.Compile(b.String())
 	if err != nil {
 		return nil, err

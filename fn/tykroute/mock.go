@@ -118,7 +118,7 @@ func classicMock(api *candidate, method, reqPath string, v Version, ops map[stri
 	if !first.enabled {
 		return nil
 	}
-	if !atBoundary(api.listenPath, reqPath) && !strings.HasSuffix(api.listenPath, "/") {
+	if !isMuxTemplate(api.listenPath) && !atBoundary(api.listenPath, reqPath) && !strings.HasSuffix(api.listenPath, "/") {
 		out.note("Tyk %s matches mock responses against the path with the listen path removed as a string prefix, "+
 			"so %s meets the mock of operation %s, as %s%s would", v, reqPath, first.op.id,
 			api.listenPath, stripListenPath(api.listenPath, reqPath))
@@ -164,3 +164,8 @@ func pathLess(pathA, pathB string) bool {
 	}
 	return len(a) > len(b)
 }
+
+// MockMatchedClassically reports whether Tyk release v matches mockResponse the classic way (TT-15856: 5.8.12 on
+// the 5.8 line, 5.12.0 on the main line), so that a mock keyed "/" is found under any listen path, one with mux
+// variables included; before, only the OpenAPI router finds it.
+func MockMatchedClassically(v Version) bool { return mockMatchedClassically(v) }

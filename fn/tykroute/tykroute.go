@@ -315,9 +315,16 @@ func withQuery(p, rawQuery string) string {
 }
 
 // stripListenPath is Tyk's StripListenPath: the listen path removed as a string prefix, and a leading "/"
-// put back, so "/orders" under "/orders" is "/" and "/v2example" under "/v2" is "/example". Tyk matches
-// endpoints against this path whether or not strip is on; strip only decides what goes upstream.
+// put back, so "/orders" under "/orders" is "/" and "/v2example" under "/v2" is "/example". A listen path with
+// mux variables that is not a string prefix of the path is removed as the regular expression gorilla/mux's
+// PathPrefix makes of it, so "/one" under "/one{exact:$}" is "/". Tyk matches endpoints against this path
+// whether or not strip is on; strip only decides what goes upstream.
 func stripListenPath(listenPath, p string) string {
+	if !strings.HasPrefix(p, listenPath) && isMuxTemplate(listenPath) {
+		if re, err := muxPrefix(listenPath); err == nil {
+			p = re.ReplaceAllString(p, "")
+		}
+	}
 	p = strings.TrimPrefix(p, listenPath)
 	if !strings.HasPrefix(p, "/") {
 		p = "/" + p

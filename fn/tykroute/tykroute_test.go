@@ -740,3 +740,44 @@ func TestRouteTimeout(t *testing.T) {
 	assert.Zero(t, route("PUT", tykroute.Version{}).Timeout, "not enabled")
 	assert.Zero(t, route("DELETE", tykroute.Version{}).Timeout)
 }
+
+// TestRouteMuxListenPath: a listen path with a gorilla/mux variable is the regular expression mux's PathPrefix
+// makes of it, so "/one{exact:$}" (the render's Exact path) takes "/one" with or without a query and nothing
+// else, and the requests it does not take go on to the next API. From 5.8.0 Tyk orders it by its segments
+// without the variable, before by its string length: either way it comes before the "/one" of a PathPrefix, and
+// "/{exact:$}" ties with "/" from 5.8.0 (ties by API ID). The path without the listen path is "/", so a mock keyed
+// "/" is found the classic way (5.14), and never by the OpenAPI router (5.8.11): its template cannot match.
+func TestRouteMuxListenPath(t *testing.T) {
+	exact := api("exact", "/one{exact:$}", false, svc, op("POST", mock(404)))
+	prefix := api("prefix", "/one", true, svc+"/one")
+	root := api("root", "/", true, svc+"/")
+	exactRoot := api("a-exact-root", "/{exact:$}", false, svc) // first of the tie with root by API ID
+	apis := []*tykoas.Document{root, prefix, exact, exactRoot}
+	v58, v514 := tykroute.Version{Major: 5, Minor: 8, Patch: 11}, tykroute.Version{Major: 5, Minor: 14}
+	for _, tc := range []struct {
+		path, query string
+		version     tykroute.Version
+		id          string
+		upstream    string
+	}{
+		{"/one", "", v58, "exact", svc + "/one"},
+		{"/one", "a=1", v58, "exact", svc + "/one?a=1"},
+		{"/one/", "", v58, "prefix", svc + "/one"}, // Tyk drops the slash when what is left is "/"
+		{"/one/x", "", v58, "prefix", svc + "/one/x"},
+		{"/onex", "", v58, "prefix", svc + "/one/x"},
+		{"/one", "", tykroute.Version{Major: 5, Minor: 4}, "exact", svc + "/one"},
+		{"/", "", v58, "a-exact-root", svc + "/"},
+		{"/", "", tykroute.Version{Major: 5, Minor: 4}, "a-exact-root", svc + "/"},
+		{"/two", "", v514, "root", svc + "/two"},
+	} {
+		got := tykroute.Route(apis, tykroute.Request{Method: "GET", Host: "h", Path: tc.path, RawQuery: tc.query}, tykroute.Options{Version: tc.version})
+		what := tc.path + "?" + tc.query + " on " + tc.version.String()
+		assert.Equal(t, tc.id, got.APIID, what)
+		if assert.Len(t, got.Upstreams, 1, what) {
+			assert.Equal(t, tc.upstream, got.Upstreams[0].URL, what)
+		}
+	}
+	post := tykroute.Request{Method: "POST", Host: "h", Path: "/one"}
+	assert.Equal(t, 404, tykroute.Route(apis, post, tykroute.Options{Version: v514}).Status, "the mock, the classic way")
+	assert.Zero(t, tykroute.Route(apis, post, tykroute.Options{Version: v58}).Status, "the router finds no mock")
+}
