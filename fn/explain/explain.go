@@ -185,7 +185,7 @@ func Explain(out *fn.Output, req Request, opt Options) (*Answer, error) {
 		a.Notes = append(a.Notes, fmt.Sprintf("the API is the one rendered for Gateway %s/%s, which shares this Gateway's "+
 			"data plane (Service %s): the same Tyk Gateways answer both", other.Gateway.Namespace, other.Gateway.Name, api.DataPlane()))
 	}
-	if i := matchingRule(hr, api.Path, req.Method); i >= 0 {
+	if i := matchingRule(hr, api, req.Method); i >= 0 {
 		a.Rule = fmt.Sprintf("spec.rules[%d]", i)
 	}
 	switch {
@@ -210,7 +210,7 @@ func exactHostNotes(apis []*translate.API, docs []*tykoas.Document, byID map[str
 	}
 	var exact *translate.API
 	for _, api := range apis {
-		if strings.EqualFold(api.Hostname, host) && attachment.PathPrefixTakes(api.Path, p) &&
+		if strings.EqualFold(api.Hostname, host) && apiTakesPath(api, p) &&
 			(exact == nil || len(api.Path) > len(exact.Path)) {
 			exact = api
 		}
@@ -232,6 +232,15 @@ func exactHostNotes(apis []*translate.API, docs []*tykoas.Document, byID map[str
 		"wildcard; Tyk has no listener isolation and orders APIs by custom domain and listen path only: from 5.8.0 "+
 		"it serves it with %s, before 5.8.0 with %s (the render warns on both routes)",
 		exact.Route.Route.Namespace, exact.Route.Route.Name, exact.Hostname, route(newer.APIID), route(older.APIID))}
+}
+
+// apiTakesPath reports whether Gateway API gives path p to the API's path: the Exact value itself, or what the
+// PathPrefix takes.
+func apiTakesPath(api *translate.API, p string) bool {
+	if api.Exact {
+		return p == api.Path
+	}
+	return attachment.PathPrefixTakes(api.Path, p)
 }
 
 func orAny(hostname string) string {
@@ -367,11 +376,18 @@ func gatewayAPIs(out *fn.Output, g *attachment.Gateway) []*translate.API {
 	return apis
 }
 
-// matchingRule is the first rule of the route that matches method ("": any) on the path value.
-func matchingRule(hr *gwv1.HTTPRoute, path, method string) int {
+// matchingRule is the first rule of the route that matches method ("": any) on the API's path value, with the
+// API's path type (an Exact path's API serves only the Exact matches of the value).
+func matchingRule(hr *gwv1.HTTPRoute, api *translate.API, method string) int {
 	for i, r := range hr.Spec.Rules {
 		for _, m := range r.Matches {
-			if m.Path != nil && m.Path.Value != nil && *m.Path.Value == path && (m.Method == nil || method == "" || string(*m.Method) == method) {
+			if m.Path == nil || m.Path.Value == nil || *m.Path.Value != api.Path {
+				continue
+			}
+			if exact := m.Path.Type != nil && *m.Path.Type == gwv1.PathMatchExact; exact != api.Exact {
+				continue
+			}
+			if m.Method == nil || method == "" || string(*m.Method) == method {
 				return i
 			}
 		}
@@ -384,7 +400,7 @@ func matchingRule(hr *gwv1.HTTPRoute, path, method string) int {
 // resolve).
 func noBackend(api *translate.API, rule string) string {
 	hr := api.Route.Route
-	if i := matchingRule(hr, api.Path, ""); i >= 0 {
+	if i := matchingRule(hr, api, ""); i >= 0 {
 		refs := hr.Spec.Rules[i].BackendRefs
 		if len(refs) == 0 {
 			return fmt.Sprintf("spec.rules[%d] of HTTPRoute %s/%s has no backendRefs: Gateway API asks for 500 on every "+

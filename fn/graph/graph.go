@@ -294,7 +294,11 @@ func (b *builder) api(api *translate.API) {
 	if host == "" {
 		host = "(any host)"
 	}
-	n := Node{Kind: KindAPI, Lines: []string{"API " + api.ID, host + " " + api.Path}}
+	where := host + " " + api.Path
+	if api.Exact {
+		where += " (Exact)" // beside the PathPrefix of the same value, which is another API
+	}
+	n := Node{Kind: KindAPI, Lines: []string{"API " + api.ID, where}}
 	apiID := b.node("api", api.ID, n)
 	r := api.Route
 	if rID, ok := b.id("r", r.Route.Namespace+"/"+r.Route.Name); ok {

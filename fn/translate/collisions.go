@@ -47,9 +47,9 @@ func resolveCollisions(candidates []*API, routes []*Route) []*API {
 		}
 		w := winner.Route.Route
 		lose(byRoute[a.Route], a, status.ReasonPathConflict, fmt.Sprintf(
-			"path %s on %s of Gateway %s/%s is served by HTTPRoute %s/%s, which takes precedence (older, or as old "+
+			"%s on %s of Gateway %s/%s is served by HTTPRoute %s/%s, which takes precedence (older, or as old "+
 				"and first by namespace/name); two APIs with the same domain and listen path cannot both load in Tyk",
-			a.Path, hostDescription(a.Hostname), a.Parent.Gateway.Gateway.Namespace, a.Parent.Gateway.Gateway.Name,
+			a.PathDescription(), hostDescription(a.Hostname), a.Parent.Gateway.Gateway.Namespace, a.Parent.Gateway.Gateway.Name,
 			w.Namespace, w.Name))
 	}
 	return out
@@ -63,7 +63,7 @@ func claimKey(a *API) string {
 		gw := a.Parent.Gateway.Gateway
 		where = "gateway " + gw.Namespace + "/" + gw.Name
 	}
-	return where + "\n" + a.Hostname + "\n" + a.Path
+	return where + "\n" + a.Hostname + "\n" + a.ListenPath()
 }
 
 func dataPlaneShared(candidates []*API, byRoute map[*attachment.Route]*Route) []*API {
@@ -74,7 +74,7 @@ func dataPlaneShared(candidates []*API, byRoute map[*attachment.Route]*Route) []
 	first := map[key]*attachment.Parent{}
 	losing := map[*attachment.Parent]*attachment.Parent{}
 	for _, a := range sortedByGateway(candidates) {
-		k := key{a.Route, a.dataPlane, a.Hostname, a.Path}
+		k := key{a.Route, a.dataPlane, a.Hostname, a.ListenPath()}
 		p, ok := first[k]
 		switch {
 		case a.dataPlane == "":

@@ -12,7 +12,9 @@ import (
 
 // pathPlan is everything one API of the route serves: one path value and the rules that match it.
 type pathPlan struct {
-	path     string
+	path string
+	// exact says the path is an Exact match's (see ExactListenPath).
+	exact    bool
 	upstream *upstreamSpec
 	// methods maps each method to the behaviour of the rule that matches it; anyMethod is a match without a
 	// method, which covers every method.
@@ -21,7 +23,11 @@ type pathPlan struct {
 	rules []int
 }
 
-// planPaths groups the rules by path value (API identity: one API per path value) and enforces the rule of the
+// listenPath is the listen path of the plan's API.
+func (p *pathPlan) listenPath() string { return pair{path: p.path, exact: p.exact}.listenPath() }
+
+// planPaths groups the rules by listen path (API identity: one API per path value, and in the gateway-api
+// profile one more per Exact path value) and enforces the rule of the
 // reference that rules matching the same path must use the same backends and, for overlapping methods, the same
 // filters. No rule can be preferred without depending on rule order, so every rule in such a conflict is
 // dropped, and the plan is made again from the rules that are left (a dropped rule may free other paths).
@@ -69,26 +75,27 @@ func groupPaths(rules []*rule) ([]*pathPlan, map[int]string) {
 	claims := map[string][]claim{}
 	for _, r := range rules {
 		for _, pr := range r.pairs {
-			p := byPath[pr.path]
+			lp := pr.listenPath()
+			p := byPath[lp]
 			if p == nil {
-				p = &pathPlan{path: pr.path, methods: map[string]behaviour{}}
-				byPath[pr.path] = p
+				p = &pathPlan{path: pr.path, exact: pr.exact, methods: map[string]behaviour{}}
+				byPath[lp] = p
 			}
 			if len(p.rules) == 0 || p.rules[len(p.rules)-1] != r.index {
 				p.rules = append(p.rules, r.index)
 			}
-			for _, c := range claims[pr.path] {
+			for _, c := range claims[lp] {
 				if c.rule == r.index {
 					continue
 				}
 				if r.upstream != nil && c.upstream != nil && c.upstream.key() != r.upstream.key() {
-					conflict(r.index, c.rule, "matches path %s with other backends or another ReplacePrefixMatch", pr.path)
+					conflict(r.index, c.rule, "matches %s with other backends or another ReplacePrefixMatch", pr.description())
 				}
 				if m, ok := overlap(pr.method, c.method); ok && c.behaviour.key() != r.behaviour.key() {
-					conflict(r.index, c.rule, "matches method %s on path %s with other filters", methodName(m), pr.path)
+					conflict(r.index, c.rule, "matches method %s on %s with other filters", methodName(m), pr.description())
 				}
 			}
-			claims[pr.path] = append(claims[pr.path], claim{r.index, pr.method, r.upstream, r.behaviour})
+			claims[lp] = append(claims[lp], claim{r.index, pr.method, r.upstream, r.behaviour})
 			if r.upstream != nil && p.upstream == nil {
 				p.upstream = r.upstream
 			}
@@ -101,7 +108,12 @@ func groupPaths(rules []*rule) ([]*pathPlan, map[int]string) {
 	for _, p := range byPath {
 		plans = append(plans, p)
 	}
-	sort.Slice(plans, func(i, j int) bool { return plans[i].path < plans[j].path })
+	sort.Slice(plans, func(i, j int) bool {
+		if plans[i].path != plans[j].path {
+			return plans[i].path < plans[j].path
+		}
+		return !plans[i].exact && plans[j].exact
+	})
 	return plans, conflicts
 }
 
@@ -134,13 +146,12 @@ func methodName(m string) string {
 // Operations are keyed operationPath and named after their method (see operationPath for how they cover every
 // path under the listen path).
 func (p *pathPlan) operations(d *tykoas.Document, upstream func(*upstreamSpec) string) {
-	listenPath := p.path
 	if all, ok := p.methods[anyMethod]; ok {
 		if all.empty() {
 			return
 		}
 		for _, m := range openAPIMethods {
-			addOperation(d, m, all, listenPath, p.upstream, upstream)
+			p.addOperation(d, m, all, upstream)
 		}
 		return
 	}
@@ -149,21 +160,26 @@ func (p *pathPlan) operations(d *tykoas.Document, upstream func(*upstreamSpec) s
 		if !ok {
 			b = behaviour{notFound: true}
 		}
-		addOperation(d, m, b, listenPath, p.upstream, upstream)
+		p.addOperation(d, m, b, upstream)
 	}
 }
 
-func addOperation(d *tykoas.Document, method string, b behaviour, listenPath string, up *upstreamSpec,
-	upstream func(*upstreamSpec) string) {
+// addOperation writes one method's operation. An Exact path's API takes only its bare listen path, so a mock
+// needs neither the copy for the paths below it nor the loop of the bare listen path: the classic match of "/"
+// finds it (ExactServed; compileRule drops such rules for the releases that only look through the router).
+func (p *pathPlan) addOperation(d *tykoas.Document, method string, b behaviour, upstream func(*upstreamSpec) string) {
+	listenPath, up := p.path, p.upstream
 	id := strings.ToLower(method)
 	d.AddOperation(operationPath, method, id)
 	var op tykoas.Operation
 	if mock := b.mock(method); mock != nil {
 		op.MockResponse = mock
-		op.URLRewrite = bareListenPathLoop(listenPath)
-		d.AddOperation(belowPath, method, id+belowSuffix)
-		d.DeclarePathParameter(belowPath, restParameter)
-		setOperation(d, id+belowSuffix, tykoas.Operation{MockResponse: mock})
+		if !p.exact {
+			op.URLRewrite = bareListenPathLoop(listenPath)
+			d.AddOperation(belowPath, method, id+belowSuffix)
+			d.DeclarePathParameter(belowPath, restParameter)
+			setOperation(d, id+belowSuffix, tykoas.Operation{MockResponse: mock})
+		}
 	} else {
 		op.EnforceTimeout = b.timeout
 		op.TransformRequestHeaders = b.requestHeaders

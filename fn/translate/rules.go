@@ -41,7 +41,27 @@ type rule struct {
 	approximations []Drop
 }
 
-type pair struct{ path, method string }
+// pair is one match: its path value, whether the value is matched exactly (path.type Exact) rather than as a
+// prefix, and its method.
+type pair struct {
+	path   string
+	exact  bool
+	method string
+}
+
+// listenPath is the listen path of the API that serves the pair's path (see ExactListenPath).
+func (p pair) listenPath() string {
+	if p.exact {
+		return ExactListenPath(p.path)
+	}
+	return p.path
+}
+
+// servedFeatures are the parts of Gateway API beyond the reference that the profile serves, and how.
+type servedFeatures struct {
+	timeouts Timeouts
+	exact    ExactPaths
+}
 
 // behaviour is what a rule does to a request on top of proxying it. Two rules that overlap on a method must
 // behave the same, so it has a canonical form (key) that ignores the order of filters and headers.
@@ -90,16 +110,17 @@ func (b behaviour) key() string {
 
 // compileRule checks one rule against the Matches, Filters and Unsupported Features tables of the reference,
 // and translates what it can. A rule with any unsupported field is dropped whole, so what is served is never a
-// weakened version of what was asked; every field at fault is reported. timeouts says whether and how the rule's
-// timeouts are served (the gateway-api profile); a part served only approximately is noted on the rule.
-func compileRule(i int, r gwv1.HTTPRouteRule, backends backendsOf, listeners []listenerFacts, timeouts Timeouts) (*rule, []Drop) {
+// weakened version of what was asked; every field at fault is reported. served says whether and how the rule's
+// timeouts and Exact paths are served (the gateway-api profile); a part served only approximately is noted on
+// the rule.
+func compileRule(i int, r gwv1.HTTPRouteRule, backends backendsOf, listeners []listenerFacts, served servedFeatures) (*rule, []Drop) {
 	f := fmt.Sprintf("spec.rules[%d]", i)
 	var drops []Drop
 	add := func(field, format string, args ...any) {
 		drops = append(drops, Drop{Rule: i, Field: field, Message: fmt.Sprintf(format, args...)})
 	}
 	out := &rule{index: i}
-	compileTimeouts(f, r.Timeouts, timeouts, &out.behaviour, add, func(field, format string, args ...any) {
+	compileTimeouts(f, r.Timeouts, served.timeouts, &out.behaviour, add, func(field, format string, args ...any) {
 		out.approximations = append(out.approximations, Drop{Rule: i, Field: field, Message: fmt.Sprintf(format, args...)})
 	})
 	for _, unsupported := range []struct {
@@ -110,10 +131,24 @@ func compileRule(i int, r gwv1.HTTPRouteRule, backends backendsOf, listeners []l
 			add(f+"."+unsupported.field, "not supported by Tyk")
 		}
 	}
+	var exactFields []string // the Exact matches, for the checks below
 	for m, match := range r.Matches {
 		mf := fmt.Sprintf("%s.matches[%d]", f, m)
-		if t := *match.Path.Type; t != gwv1.PathMatchPathPrefix {
+		exact := false
+		switch t := *match.Path.Type; {
+		case t == gwv1.PathMatchPathPrefix:
+		case t == gwv1.PathMatchExact && served.exact != ExactRejected:
+			exact = true
+			exactFields = append(exactFields, mf+".path")
+		case served.exact != ExactRejected:
+			add(mf+".path.type", "%s is not supported yet: Tyk serves PathPrefix and Exact paths", t)
+		default:
 			add(mf+".path.type", "%s is not supported: Tyk matches listen paths by prefix (use PathPrefix)", t)
+		}
+		if exact && served.exact == ExactProxiedOnly && match.Method != nil {
+			add(mf+".method", "a method match on an Exact path needs Tyk 5.8.12 (5.12.0 on the main line) or later: "+
+				"the other methods answer 404 with a mock response, which the older Tyk this render is for "+
+				"(spec.tykVersion) never finds under an Exact path's listen path")
 		}
 		method := anyMethod
 		if match.Method != nil {
@@ -128,7 +163,7 @@ func compileRule(i int, r gwv1.HTTPRouteRule, backends backendsOf, listeners []l
 		if len(match.QueryParams) > 0 {
 			add(mf+".queryParams", "query parameter matches are not supported by Tyk")
 		}
-		out.pairs = append(out.pairs, pair{path: *match.Path.Value, method: method})
+		out.pairs = append(out.pairs, pair{path: *match.Path.Value, exact: exact, method: method})
 	}
 	for b, ref := range r.BackendRefs {
 		if len(ref.Filters) > 0 {
@@ -136,6 +171,16 @@ func compileRule(i int, r gwv1.HTTPRouteRule, backends backendsOf, listeners []l
 		}
 	}
 	prefix := compileFilters(f, r.Filters, &out.behaviour, listeners, add)
+	if len(exactFields) > 0 {
+		switch {
+		case out.behaviour.fullPath != nil:
+			add(f+".filters", "URLRewrite ReplaceFullPath with an Exact path (%s) is not supported yet", strings.Join(exactFields, ", "))
+		case out.behaviour.redirect != nil && served.exact == ExactProxiedOnly:
+			add(f+".filters", "RequestRedirect on an Exact path (%s) needs Tyk 5.8.12 (5.12.0 on the main line) or "+
+				"later: Tyk answers it with a mock response, which the older Tyk this render is for (spec.tykVersion) "+
+				"never finds under an Exact path's listen path", strings.Join(exactFields, ", "))
+		}
+	}
 	if out.behaviour.redirect == nil {
 		out.upstream = &upstreamSpec{backends: backends(i), prefix: prefix}
 		if out.behaviour.fullPath != nil && len(out.upstream.weighted()) > 1 {
@@ -233,4 +278,12 @@ func headerTransform(field string, h *gwv1.HTTPHeaderFilter, add func(string, st
 	t.Remove = append(t.Remove, h.Remove...)
 	sort.Slice(t.Remove, func(i, j int) bool { return strings.ToLower(t.Remove[i]) < strings.ToLower(t.Remove[j]) })
 	return t
+}
+
+// description names the pair's path in a message: "path /one", or "exact path /one".
+func (p pair) description() string {
+	if p.exact {
+		return "exact path " + p.path
+	}
+	return "path " + p.path
 }

@@ -35,6 +35,9 @@ type DataPlanes interface {
 	// Timeouts says whether and how a rule's timeouts are served (see Timeouts): rejected in the reference, in
 	// the gateway-api profile as the Tyk release the APIs are for can.
 	Timeouts() Timeouts
+	// ExactPaths says whether and how a match with path.type Exact is served (see ExactPaths): rejected in the
+	// reference, in the gateway-api profile as the Tyk release the APIs are for can.
+	ExactPaths() ExactPaths
 }
 
 // Bases gives the attached definition whose base document applies to a route's APIs on a Gateway (nil: none).
@@ -49,7 +52,10 @@ type API struct {
 	Route    *attachment.Route
 	Parent   *attachment.Parent
 	Hostname string
-	Path     string
+	// Path is the path value the API serves; Exact says it is an Exact match's (its listen path is
+	// ExactListenPath), not a PathPrefix's.
+	Path  string
+	Exact bool
 	// Rules are the indexes of the rules the API serves.
 	Rules []int
 	// Document is the route-derived API; Base, when set, is the definition whose base document it is laid
@@ -159,9 +165,9 @@ func translateRoute(r *attachment.Route, dp DataPlanes, bases Bases, leaves *lea
 	listeners := admittingListenerFacts(r)
 	backends := func(i int) []attachment.Backend { return r.Backends[i] }
 	var rules []*rule
-	timeouts := dp.Timeouts()
+	served := servedFeatures{timeouts: dp.Timeouts(), exact: dp.ExactPaths()}
 	for i, spec := range hr.Spec.Rules {
-		compiled, drops := compileRule(i, spec, backends, listeners, timeouts)
+		compiled, drops := compileRule(i, spec, backends, listeners, served)
 		tr.Drops = append(tr.Drops, drops...)
 		if compiled != nil {
 			rules = append(rules, compiled)
@@ -200,7 +206,7 @@ func translateRoute(r *attachment.Route, dp DataPlanes, bases Bases, leaves *lea
 				port = apiPort(parent, host)
 			}
 			for _, plan := range plans {
-				id := APIID(hr.Namespace, hr.Name, plan.path, gw.Namespace, gw.Name, host)
+				id := APIID(hr.Namespace, hr.Name, plan.listenPath(), gw.Namespace, gw.Name, host)
 				if seen[id] {
 					continue // another parentRef to the same Gateway already serves it
 				}
@@ -213,7 +219,7 @@ func translateRoute(r *attachment.Route, dp DataPlanes, bases Bases, leaves *lea
 					conflicts = append(conflicts, base.Conflicts(doc)...)
 				}
 				parentAPIs = append(parentAPIs, &API{ID: id, Route: r, Parent: parent, Hostname: host, Path: plan.path,
-					Rules: plan.rules, Document: doc, Base: base, dataPlane: dataPlaneOf(parent.Gateway)})
+					Exact: plan.exact, Rules: plan.rules, Document: doc, Base: base, dataPlane: dataPlaneOf(parent.Gateway)})
 			}
 		}
 		if len(conflicts) > 0 {
@@ -257,7 +263,10 @@ func parentHostnames(p *attachment.Parent) []string {
 // document builds the API per the API Configuration table of the reference.
 func document(id, hostname string, plan *pathPlan, tags, certs []string) *tykoas.Document {
 	d := tykoas.NewDocument(id)
-	d.Tyk.Server.ListenPath = tykoas.ListenPath{Value: plan.path, Strip: true}
+	// An Exact path's API takes only the path itself, which goes upstream as it came (strip off, and the
+	// backend's URL without the path): stripped, "/docs/" would reach the upstream as "/docs", since Tyk drops
+	// the trailing slash when what is left is "/".
+	d.Tyk.Server.ListenPath = tykoas.ListenPath{Value: plan.listenPath(), Strip: !plan.exact}
 	if hostname != "" {
 		d.Tyk.Server.CustomDomain = &tykoas.CustomDomain{Enabled: true, Name: customDomain(hostname), Certificates: certs}
 	}
@@ -268,7 +277,11 @@ func document(id, hostname string, plan *pathPlan, tags, certs []string) *tykoas
 	if up == nil {
 		up = &upstreamSpec{} // every rule of the path redirects: the upstream is never reached
 	}
-	d.Tyk.Upstream = up.upstream(plan.path)
+	if plan.exact {
+		d.Tyk.Upstream = up.upstream("")
+	} else {
+		d.Tyk.Upstream = up.upstream(plan.path)
+	}
 	plan.operations(d, baseURL)
 	return d
 }
@@ -399,6 +412,23 @@ func dedupe(in []string) []string {
 		}
 	}
 	return out
+}
+
+// ListenPath is the API's listen path: its path value, or for an Exact match ExactListenPath of it. Two APIs of
+// one host and data plane must not share it.
+func (a *API) ListenPath() string {
+	if a.Exact {
+		return ExactListenPath(a.Path)
+	}
+	return a.Path
+}
+
+// PathDescription names the API's path for a reader: "path /one", or "exact path /one".
+func (a *API) PathDescription() string {
+	if a.Exact {
+		return "exact path " + a.Path
+	}
+	return "path " + a.Path
 }
 
 // DataPlane identifies the Tyk Gateways that load the API: the namespace/name of the data-plane Service of its

@@ -17,8 +17,9 @@ import (
 // infrastructure.parametersRef optional, so a Gateway written for any implementation (the upstream conformance
 // suite's have none) is served; the reference instead leaves such a Gateway without a data plane. And a route
 // whose parent Gateways share a data plane is served on each of them by one API (SharedDataPlaneServes), and an
-// HTTPS listener is served on a TLS port of its own (TLSListenersOwnPort), and rules' timeouts are served as the
-// Tyk release the APIs are for can (Timeouts; tyk is spec.tykVersion, the zero Version for the newest).
+// HTTPS listener is served on a TLS port of its own (TLSListenersOwnPort), and rules' timeouts and Exact paths
+// are served as the Tyk release the APIs are for can (Timeouts, ExactPaths; tyk is spec.tykVersion, the zero
+// Version for the newest).
 func (e Environment) GatewayAPIProfile(tyk tykroute.Version) Environment {
 	e.gatewayAPI, e.tyk = true, tyk
 	return e
@@ -34,6 +35,19 @@ func (e Environment) Timeouts() translate.Timeouts {
 		return translate.TimeoutsWholeSeconds
 	}
 	return translate.TimeoutsDurations
+}
+
+// ExactPaths implements translate.DataPlanes: the reference rejects Exact paths; the gateway-api profile serves
+// them, every rule for a Tyk that matches mock responses the classic way (the default, 5.14), and only the rules
+// Tyk proxies for an older release.
+func (e Environment) ExactPaths() translate.ExactPaths {
+	switch {
+	case !e.gatewayAPI:
+		return translate.ExactRejected
+	case !e.tyk.IsZero() && !tykroute.MockMatchedClassically(e.tyk):
+		return translate.ExactProxiedOnly
+	}
+	return translate.ExactServed
 }
 
 // SharedDataPlaneServes implements translate.DataPlanes: in the gateway-api profile, when two parents of a route
