@@ -136,8 +136,7 @@ var coreTests = []conformanceTest{
 		},
 	},
 	infraRoute("HTTPRouteNoBackendRefs", "httproute-omitted-backendrefs", "omitted-backendrefs"),
-	rejectedRoute(infraRoute("HTTPRouteServiceTypes", "httproute-service-types", "service-types"),
-		"every rule matches an Exact path, which the reference rejects: "+issue27, "path.type: Exact", "service-types"),
+	infraRoute("HTTPRouteServiceTypes", "httproute-service-types", "service-types"),
 	{
 		ShortName: "HTTPRouteHTTPSListener",
 		Source:    "tests/httproute-https-listener.go",
@@ -147,8 +146,7 @@ var coreTests = []conformanceTest{
 				nsName(infraNamespace, "httproute-https-test"), nsName(infraNamespace, "httproute-https-test-no-hostname"))
 		},
 	},
-	rejectedRoute(infraRoute("HTTPRouteExactPathMatching", "httproute-exact-path-matching", "exact-matching"),
-		"every rule matches an Exact path, which the reference rejects: "+issue27, "path.type: Exact", "exact-matching"),
+	infraRoute("HTTPRouteExactPathMatching", "httproute-exact-path-matching", "exact-matching"),
 	rejectedRoute(infraRoute("HTTPRouteHeaderMatching", "httproute-header-matching", "header-matching"),
 		"every rule matches headers, which the reference rejects: "+issue27, "headers: header matches are not supported", "header-matching"),
 	rejectedRoute(infraRoute("HTTPRouteMatching", "httproute-matching", "matching"),

@@ -122,7 +122,7 @@ func (u *upstreamSpec) targets(suffix string) []tykoas.LoadBalancingTarget {
 // backendURL is the address of one backend: its cluster DNS name and port (a headless Service's pods listen on
 // the target port), or the unresolved URL.
 func backendURL(b attachment.Backend, suffix string) string {
-	if !b.Resolved() {
+	if !b.Resolved() || b.Unready {
 		return UnresolvedURL + suffix
 	}
 	port := *b.Ref.Port

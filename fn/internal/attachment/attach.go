@@ -29,7 +29,7 @@ func Attach(inv *inventory.Inventory, controllerName string, env Environment) *R
 		res.GatewaysByName[g.Key()] = g
 	}
 	for _, hr := range inv.RouteList {
-		if r := attachRoute(hr, res.GatewaysByName, inv); r != nil {
+		if r := attachRoute(hr, res.GatewaysByName, inv, env); r != nil {
 			res.Routes = append(res.Routes, r)
 		}
 		res.MissingParents = append(res.MissingParents, missingParents(hr, inv)...)

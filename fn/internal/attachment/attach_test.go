@@ -1045,11 +1045,14 @@ const (
 // infra, when set, is what Infrastructure says of every Gateway, and otherwise the Gateway is fronted by
 // dataPlaneService().
 type fakeEnv struct {
-	classInvalid string
-	infra        *Infrastructure
+	classInvalid   string
+	infra          *Infrastructure
+	unreadyResolve bool
 }
 
 func (e fakeEnv) ClassParameters(*gwv1.GatewayClass) string { return e.classInvalid }
+
+func (e fakeEnv) UnreadyBackendsResolve() bool { return e.unreadyResolve }
 
 func (e fakeEnv) Infrastructure(*gwv1.Gateway) Infrastructure {
 	if e.infra != nil {

@@ -16,14 +16,14 @@ import (
 // resolveBackends resolves every backendRef of every rule and derives the route's ResolvedRefs condition:
 // True when all resolve, otherwise False with the reason of the first that does not (in rule and reference
 // order) and a message naming each one by its field path.
-func resolveBackends(hr *gwv1.HTTPRoute, inv *inventory.Inventory) ([][]Backend, metav1.Condition) {
+func resolveBackends(hr *gwv1.HTTPRoute, inv *inventory.Inventory, unreadyResolve bool) ([][]Backend, metav1.Condition) {
 	out := make([][]Backend, len(hr.Spec.Rules))
 	var reason gwv1.RouteConditionReason
 	var messages []string
 	for i, rule := range hr.Spec.Rules {
 		out[i] = make([]Backend, len(rule.BackendRefs))
 		for j, ref := range rule.BackendRefs {
-			b := resolveBackend(hr, ref, inv)
+			b := resolveBackend(hr, ref, inv, unreadyResolve)
 			out[i][j] = b
 			if !b.Resolved() {
 				if reason == "" {
@@ -50,7 +50,7 @@ func resolveBackends(hr *gwv1.HTTPRoute, inv *inventory.Inventory) ([][]Backend,
 // resolveBackend implements the Backends table of the reference for one backendRef: a core Service with a port
 // (else InvalidKind), in the route's namespace or one whose ReferenceGrant allows it (else RefNotPermitted),
 // that exists (else BackendNotFound).
-func resolveBackend(hr *gwv1.HTTPRoute, ref gwv1.HTTPBackendRef, inv *inventory.Inventory) Backend {
+func resolveBackend(hr *gwv1.HTTPRoute, ref gwv1.HTTPBackendRef, inv *inventory.Inventory, unreadyResolve bool) Backend {
 	b := Backend{Ref: ref, Namespace: hr.Namespace}
 	if ref.Namespace != nil {
 		b.Namespace = string(*ref.Namespace)
@@ -76,7 +76,7 @@ func resolveBackend(hr *gwv1.HTTPRoute, ref gwv1.HTTPBackendRef, inv *inventory.
 			servicePort(b.Service, *ref.Port) == nil:
 			b.Reason, b.Message = gwv1.RouteReasonBackendNotFound, fmt.Sprintf("%s has no port %d", name, *ref.Port)
 		case headless(b.Service):
-			headlessEndpoints(&b, inv)
+			headlessEndpoints(&b, inv, unreadyResolve)
 		}
 	}
 	return b

@@ -17,8 +17,10 @@ import (
 // proxy through, so a client reaches the pods themselves, on the target port. The pod addresses come from the
 // Service's EndpointSlices in the input (ready endpoints, the slice port named like the Service port); without
 // any, the cluster DNS name of the Service still resolves to the pods, which works when the target port is a
-// number, and the note says so.
-func headlessEndpoints(b *Backend, inv *inventory.Inventory) {
+// number, and the note says so. EndpointSlices without a ready endpoint leave no target: BackendNotFound, or, when
+// unreadyResolve (see Environment.UnreadyBackendsResolve), a resolved backend marked Unready, whose requests get
+// 500, with a note.
+func headlessEndpoints(b *Backend, inv *inventory.Inventory, unreadyResolve bool) {
 	svc := b.Service
 	port := servicePort(svc, *b.Ref.Port)
 	if port == nil {
@@ -68,8 +70,13 @@ func headlessEndpoints(b *Backend, inv *inventory.Inventory) {
 		return b.Endpoints[i].Port < b.Endpoints[j].Port
 	})
 	if len(b.Endpoints) == 0 {
-		b.Reason, b.Message = gwv1.RouteReasonBackendNotFound, fmt.Sprintf(
-			"headless Service %s/%s has no ready endpoint for port %d in its EndpointSlices", svc.Namespace, svc.Name, port.Port)
+		what := fmt.Sprintf("headless Service %s/%s has no ready endpoint for port %d in its EndpointSlices", svc.Namespace, svc.Name, port.Port)
+		if unreadyResolve {
+			b.Unready = true
+			b.Note = what + ": the requests it would take get 500 until one is ready"
+			return
+		}
+		b.Reason, b.Message = gwv1.RouteReasonBackendNotFound, what
 	}
 }
 

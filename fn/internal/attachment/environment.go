@@ -12,6 +12,11 @@ type Environment interface {
 	ClassParameters(gc *gwv1.GatewayClass) string
 	// Infrastructure resolves the data plane of one of our Gateways.
 	Infrastructure(gw *gwv1.Gateway) Infrastructure
+	// UnreadyBackendsResolve says whether a headless Service whose EndpointSlices list no ready endpoint is a
+	// resolved reference (Gateway API: the Service exists, and the requests it would take get 500 until an
+	// endpoint is ready, as the upstream conformance suite's HTTPRouteServiceTypes expects) rather than
+	// BackendNotFound (this project's reading of the reference, kept in its profile).
+	UnreadyBackendsResolve() bool
 }
 
 // Infrastructure is what the implementation knows about a Gateway's data plane.

@@ -129,6 +129,9 @@ type Backend struct {
 	TargetPort int32
 	// Note is a remark on how the backend is reached that belongs in the ResolvedRefs message.
 	Note string
+	// Unready says the backend is resolved but has no ready endpoint (a headless Service, see
+	// Environment.UnreadyBackendsResolve): nothing can take its requests.
+	Unready bool
 }
 
 // Endpoint is one ready pod address of a headless Service and the port it serves the backend's port on.

@@ -18,7 +18,7 @@ const (
 
 // attachRoute resolves an HTTPRoute against our Gateways; it returns nil when no parentRef points at one of
 // them (the route is another controller's business, and gets no status from us).
-func attachRoute(hr *gwv1.HTTPRoute, gateways map[types.NamespacedName]*Gateway, inv *inventory.Inventory) *Route {
+func attachRoute(hr *gwv1.HTTPRoute, gateways map[types.NamespacedName]*Gateway, inv *inventory.Inventory, env Environment) *Route {
 	r := &Route{Route: hr}
 	for i, ref := range hr.Spec.ParentRefs {
 		g := parentGateway(ref, hr.Namespace, gateways)
@@ -30,7 +30,7 @@ func attachRoute(hr *gwv1.HTTPRoute, gateways map[types.NamespacedName]*Gateway,
 	if len(r.Parents) == 0 {
 		return nil
 	}
-	r.Backends, r.ResolvedRefs = resolveBackends(hr, inv)
+	r.Backends, r.ResolvedRefs = resolveBackends(hr, inv, env.UnreadyBackendsResolve())
 	return r
 }
 

@@ -50,6 +50,11 @@ func (e Environment) ExactPaths() translate.ExactPaths {
 	return translate.ExactServed
 }
 
+// UnreadyBackendsResolve implements attachment.Environment: in the gateway-api profile a headless Service whose
+// EndpointSlices list no ready endpoint is resolved, its requests answered 500 until one is (Gateway API, and the
+// upstream suite's HTTPRouteServiceTypes); the operator profile keeps BackendNotFound.
+func (e Environment) UnreadyBackendsResolve() bool { return e.gatewayAPI }
+
 // SharedDataPlaneServes implements translate.DataPlanes: in the gateway-api profile, when two parents of a route
 // share a data plane, the API rendered for one serves the other too (the same Tyk Gateways answer both
 // Gateways' addresses, and Tyk cannot tell them apart), so both are accepted; the reference accepts only one
