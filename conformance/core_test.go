@@ -162,11 +162,7 @@ var coreTests = []conformanceTest{
 	}, "each route's one rule has a match with headers, which the reference rejects: "+issue27,
 		"headers: header matches are not supported", "matching-part1", "matching-part2"),
 	infraRoute("HTTPRoutePathMatchOrder", "httproute-path-match-order", "path-matching-order"),
-	rejectedRoute(infraRoute("HTTPRouteRedirectHostAndStatus", "httproute-redirect-host-and-status", "redirect-host-and-status"),
-		"a RequestRedirect without path keeps the request's path in Location, and Tyk answers a redirect with a "+
-			"fixed Location (a mockResponse): the reference rejects it, and no Tyk middleware builds Location from the "+
-			"request (routing beyond the reference, with "+issue27+")",
-		"requestRedirect.path: must be ReplaceFullPath", "redirect-host-and-status"),
+	infraRoute("HTTPRouteRedirectHostAndStatus", "httproute-redirect-host-and-status", "redirect-host-and-status"),
 	infraRoute("HTTPRouteRequestHeaderModifier", "httproute-request-header-modifier", "request-header-modifier"),
 	infraRoute("HTTPRouteWeight", "httproute-weight", "weighted-backends"),
 	{

@@ -174,7 +174,12 @@ func (p *pathPlan) addOperation(d *tykoas.Document, method string, b behaviour, 
 	var op tykoas.Operation
 	if mock := b.mock(method); mock != nil {
 		op.MockResponse = mock
-		if !p.exact {
+		keepPath := b.redirect != nil && b.redirect.keepPath
+		if keepPath {
+			op.TransformResponseHeaders = &tykoas.TransformHeaders{Enabled: true, Add: []tykoas.Header{requestPathLocation(b.redirect)}}
+			enableContextVariables(d)
+		}
+		if !p.exact && !keepPath {
 			op.URLRewrite = bareListenPathLoop(listenPath)
 			d.AddOperation(belowPath, method, id+belowSuffix)
 			d.DeclarePathParameter(belowPath, restParameter)
@@ -199,11 +204,21 @@ func (b behaviour) mock(method string) *tykoas.MockResponse {
 	case b.notFound:
 		return &tykoas.MockResponse{Enabled: true, Code: 404,
 			Body: `{"error":"no rule of the route matches method ` + method + `"}`}
+	case b.redirect != nil && b.redirect.keepPath:
+		return &tykoas.MockResponse{Enabled: true, Code: b.redirect.code} // Location: requestPathLocation
 	case b.redirect != nil:
 		return &tykoas.MockResponse{Enabled: true, Code: b.redirect.code,
 			Headers: []tykoas.Header{{Name: "Location", Value: b.redirect.location}}}
 	}
 	return nil
+}
+
+// enableContextVariables turns Tyk's context variables on for the API (requestPathLocation needs them).
+func enableContextVariables(d *tykoas.Document) {
+	if d.Tyk.Middleware == nil {
+		d.Tyk.Middleware = &tykoas.Middleware{Operations: map[string]tykoas.Operation{}}
+	}
+	d.Tyk.Middleware.Global = &tykoas.Global{ContextVariables: &tykoas.Allowance{Enabled: true}}
 }
 
 func setOperation(d *tykoas.Document, id string, op tykoas.Operation) {

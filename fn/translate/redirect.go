@@ -4,6 +4,8 @@ import (
 	"strconv"
 
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/gateway2tyk/gateway2tyk/fn/tykoas"
 )
 
 // listenerFacts is what a redirect needs of a listener that admits the route.
@@ -17,7 +19,10 @@ type listenerFacts struct {
 // hostname set, path ReplaceFullPath, and the scheme and port set or the same on every listener that admits
 // the route. The port follows Gateway API: when unset it is the scheme's well-known port if the scheme is set,
 // else the listener port; it is left out of Location when it is the scheme's default. The code defaults to 302.
-func constantRedirect(field string, r *gwv1.HTTPRequestRedirectFilter, listeners []listenerFacts,
+//
+// keepPath (the gateway-api profile, for a Tyk that finds mock responses the classic way) serves a redirect
+// without path too, which keeps the request's path: see requestPathLocation.
+func constantRedirect(field string, r *gwv1.HTTPRequestRedirectFilter, listeners []listenerFacts, keepPath bool,
 	add func(string, string, ...any)) *redirect {
 	if r == nil {
 		add(field, "required for a RequestRedirect filter")
@@ -32,7 +37,8 @@ func constantRedirect(field string, r *gwv1.HTTPRequestRedirectFilter, listeners
 		fail(".hostname", "must be set: Tyk answers a redirect with a fixed Location, and without a hostname the "+
 			"Location depends on the request")
 	}
-	if r.Path == nil || r.Path.Type != gwv1.FullPathHTTPPathModifier || r.Path.ReplaceFullPath == nil {
+	pathKept := r.Path == nil && keepPath
+	if !pathKept && (r.Path == nil || r.Path.Type != gwv1.FullPathHTTPPathModifier || r.Path.ReplaceFullPath == nil) {
 		fail(".path", "must be ReplaceFullPath: Tyk answers a redirect with a fixed Location, and any other path "+
 			"depends on the request")
 	}
@@ -64,12 +70,31 @@ func constantRedirect(field string, r *gwv1.HTTPRequestRedirectFilter, listeners
 	if port != 0 && port != wellKnownPort(scheme) {
 		location += ":" + strconv.Itoa(int(port))
 	}
-	location += *r.Path.ReplaceFullPath
 	code := 302
 	if r.StatusCode != nil {
 		code = *r.StatusCode
 	}
+	if pathKept {
+		return &redirect{code: code, location: location, keepPath: true}
+	}
+	location += *r.Path.ReplaceFullPath
 	return &redirect{code: code, location: location}
+}
+
+// requestPathVariable is the context variable Tyk replaces with the request's path (r.URL.Path, when its
+// context variables middleware runs, before anything rewrites it).
+const requestPathVariable = "$tyk_context.path"
+
+// requestPathLocation is the Location of a redirect that keeps the request's path: Tyk's mock response has fixed
+// headers, but the API's response header transform, which Tyk also runs on mock responses, replaces context
+// variables (middleware.global.contextVariables on), so the mock answers with the code and the transform adds
+// "Location: <scheme>://<host><$tyk_context.path>". The query is not kept: Tyk has no context variable that holds
+// it (seen on v5.14.0: GET /r/x?q=1 is redirected to http://example.org/r/x). Only a Tyk that finds mock
+// responses the classic way serves it: the OpenAPI router finds no mock on the bare listen path, which the render
+// otherwise loops into <listenPath>/, and the loop changes the path (seen on the 5.4 line and v5.8.11: /r is
+// redirected to .../r/).
+func requestPathLocation(r *redirect) tykoas.Header {
+	return tykoas.Header{Name: "Location", Value: r.location + requestPathVariable}
 }
 
 func sameScheme(ls []listenerFacts) (string, bool) {

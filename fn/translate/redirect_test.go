@@ -109,7 +109,7 @@ func TestConstantRedirect(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var fields []string
-			got := constantRedirect(f, c.r, c.listeners, func(field, _ string, _ ...any) { fields = append(fields, field) })
+			got := constantRedirect(f, c.r, c.listeners, false, func(field, _ string, _ ...any) { fields = append(fields, field) })
 			sort.Strings(fields)
 			if !reflect.DeepEqual(fields, c.want.fields) {
 				t.Fatalf("rejected fields = %v, want %v", fields, c.want.fields)
@@ -127,5 +127,34 @@ func TestConstantRedirect(t *testing.T) {
 				t.Fatalf("redirect = %d %s, want %d %s", got.code, got.location, c.want.code, c.want.location)
 			}
 		})
+	}
+}
+
+// TestRedirectKeepsPath: where the request's path can be kept (the gateway-api profile, for a Tyk that finds
+// mock responses the classic way), a redirect without path keeps it: the Location is the scheme, host and port
+// followed by Tyk's $tyk_context.path, added by the response header transform; ReplacePrefixMatch is still
+// rejected, and so is a redirect without hostname.
+func TestRedirectKeepsPath(t *testing.T) {
+	const f = "spec.rules[0].filters[0].requestRedirect"
+	host := ptr(gwv1.PreciseHostname("example.org"))
+	var fields []string
+	reject := func(field, _ string, _ ...any) { fields = append(fields, field) }
+	got := constantRedirect(f, &gwv1.HTTPRequestRedirectFilter{Hostname: host, StatusCode: ptr(301)}, []listenerFacts{http8080}, true, reject)
+	if len(fields) > 0 || got == nil || !got.keepPath || got.code != 301 || got.location != "http://example.org:8080" {
+		t.Fatalf("redirect = %+v, rejected %v", got, fields)
+	}
+	if h := requestPathLocation(got); h.Name != "Location" || h.Value != "http://example.org:8080$tyk_context.path" {
+		t.Fatalf("Location = %+v", h)
+	}
+	got = constantRedirect(f, &gwv1.HTTPRequestRedirectFilter{Hostname: host,
+		Path: &gwv1.HTTPPathModifier{Type: gwv1.PrefixMatchHTTPPathModifier, ReplacePrefixMatch: ptr("/catalog")}},
+		[]listenerFacts{http80}, true, reject)
+	if got != nil || !reflect.DeepEqual(fields, []string{f + ".path"}) {
+		t.Fatalf("ReplacePrefixMatch: redirect = %+v, rejected %v", got, fields)
+	}
+	fields = nil
+	if got = constantRedirect(f, &gwv1.HTTPRequestRedirectFilter{}, []listenerFacts{http80}, true, reject); got != nil ||
+		!reflect.DeepEqual(fields, []string{f + ".hostname"}) {
+		t.Fatalf("no hostname: redirect = %+v, rejected %v", got, fields)
 	}
 }

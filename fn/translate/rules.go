@@ -61,6 +61,8 @@ func (p pair) listenPath() string {
 type servedFeatures struct {
 	timeouts Timeouts
 	exact    ExactPaths
+	// redirectsKeepPath is DataPlanes.RedirectsKeepPath.
+	redirectsKeepPath bool
 }
 
 // behaviour is what a rule does to a request on top of proxying it. Two rules that overlap on a method must
@@ -80,6 +82,8 @@ type behaviour struct {
 type redirect struct {
 	code     int
 	location string
+	// keepPath says the Location is location followed by the request's path (requestPathLocation).
+	keepPath bool
 }
 
 func (b behaviour) empty() bool {
@@ -100,7 +104,7 @@ func (b behaviour) key() string {
 		fmt.Fprintf(&sb, "path=%q;", *b.fullPath)
 	}
 	if b.redirect != nil {
-		fmt.Fprintf(&sb, "redirect=%d %q;", b.redirect.code, b.redirect.location)
+		fmt.Fprintf(&sb, "redirect=%d %q %t;", b.redirect.code, b.redirect.location, b.redirect.keepPath)
 	}
 	if b.timeout != nil {
 		fmt.Fprintf(&sb, "timeout=%d %q;", b.timeout.Value, b.timeout.Duration)
@@ -170,7 +174,15 @@ func compileRule(i int, r gwv1.HTTPRouteRule, backends backendsOf, listeners []l
 			add(fmt.Sprintf("%s.backendRefs[%d].filters", f, b), "filters on a backend reference are not supported by Tyk")
 		}
 	}
-	prefix := compileFilters(f, r.Filters, &out.behaviour, listeners, add)
+	prefix := compileFilters(f, r.Filters, &out.behaviour, listeners, served.redirectsKeepPath, add)
+	if rd := out.behaviour.redirect; rd != nil && rd.keepPath {
+		for k, filter := range r.Filters {
+			if filter.Type == gwv1.HTTPRouteFilterRequestRedirect {
+				out.approximations = append(out.approximations, Drop{Rule: i, Field: fmt.Sprintf("%s.filters[%d].requestRedirect", f, k),
+					Message: "the Location keeps the request's path but not its query: Tyk has no context variable that holds the query"})
+			}
+		}
+	}
 	if len(exactFields) > 0 {
 		switch {
 		case out.behaviour.fullPath != nil:
@@ -209,7 +221,7 @@ var dollarDigit = regexp.MustCompile(`\$[0-9]`)
 // compileFilters translates a rule's filters into its behaviour, per the Filters table; it returns the
 // ReplacePrefixMatch replacement, which changes the upstream URL rather than an operation. Filter order has no
 // effect: Tyk applies its middleware in a fixed order, and headers are sorted.
-func compileFilters(f string, filters []gwv1.HTTPRouteFilter, b *behaviour, listeners []listenerFacts,
+func compileFilters(f string, filters []gwv1.HTTPRouteFilter, b *behaviour, listeners []listenerFacts, keepPath bool,
 	add func(field, format string, args ...any)) *string {
 	var prefix *string
 	for k, filter := range filters {
@@ -251,7 +263,7 @@ func compileFilters(f string, filters []gwv1.HTTPRouteFilter, b *behaviour, list
 				}
 			}
 		case gwv1.HTTPRouteFilterRequestRedirect:
-			b.redirect = constantRedirect(ff+".requestRedirect", filter.RequestRedirect, listeners, add)
+			b.redirect = constantRedirect(ff+".requestRedirect", filter.RequestRedirect, listeners, keepPath, add)
 		default:
 			add(ff, "%s filters are not supported by Tyk", filter.Type)
 		}

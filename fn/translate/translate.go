@@ -38,6 +38,9 @@ type DataPlanes interface {
 	// ExactPaths says whether and how a match with path.type Exact is served (see ExactPaths): rejected in the
 	// reference, in the gateway-api profile as the Tyk release the APIs are for can.
 	ExactPaths() ExactPaths
+	// RedirectsKeepPath says whether a RequestRedirect without path, which keeps the request's path, is served
+	// (see requestPathLocation): the gateway-api profile for a Tyk that finds mock responses the classic way.
+	RedirectsKeepPath() bool
 }
 
 // Bases gives the attached definition whose base document applies to a route's APIs on a Gateway (nil: none).
@@ -165,7 +168,7 @@ func translateRoute(r *attachment.Route, dp DataPlanes, bases Bases, leaves *lea
 	listeners := admittingListenerFacts(r)
 	backends := func(i int) []attachment.Backend { return r.Backends[i] }
 	var rules []*rule
-	served := servedFeatures{timeouts: dp.Timeouts(), exact: dp.ExactPaths()}
+	served := servedFeatures{timeouts: dp.Timeouts(), exact: dp.ExactPaths(), redirectsKeepPath: dp.RedirectsKeepPath()}
 	for i, spec := range hr.Spec.Rules {
 		compiled, drops := compileRule(i, spec, backends, listeners, served)
 		tr.Drops = append(tr.Drops, drops...)

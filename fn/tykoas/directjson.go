@@ -508,6 +508,15 @@ func (w *jsonWriter) upstream(x *Upstream) {
 
 func (w *jsonWriter) middleware(x *Middleware) {
 	w.open('{')
+	if g := x.Global; g != nil {
+		w.key("global")
+		w.open('{')
+		if c := g.ContextVariables; c != nil {
+			w.key("contextVariables")
+			w.enabled(c.Enabled)
+		}
+		w.close('}')
+	}
 	if len(x.Operations) > 0 {
 		w.key("operations")
 		w.open('{')

@@ -115,9 +115,18 @@ type PreserveHostHeader struct {
 
 // Middleware is X-Tyk-Middleware.
 type Middleware struct {
+	// Global is the middleware of the whole API.
+	Global *Global `json:"global,omitempty"`
 	// Operations is keyed by OpenAPI operationId; Tyk silently ignores a key
 	// that matches no operation under paths.
 	Operations map[string]Operation `json:"operations,omitempty"`
+}
+
+// Global is X-Tyk-Global, restricted to what gateway2tyk configures for the whole API.
+type Global struct {
+	// ContextVariables makes the request's context variables ($tyk_context.path, ...) available to the
+	// middleware's values, such as a header transform's.
+	ContextVariables *Allowance `json:"contextVariables,omitempty"`
 }
 
 // Operation is X-Tyk-Operation, restricted to the middleware gateway2tyk

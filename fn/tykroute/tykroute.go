@@ -204,6 +204,14 @@ const maxLoops = 5
 //  5. otherwise the request is proxied (see proxy), with the listen path removed from the path sent
 //     upstream when server.listenPath.strip is on (see stripListenPath).
 func serve(api *candidate, method, reqPath, rawQuery string, opt Options, out *Outcome, loops int) {
+	serveFrom(api, method, reqPath, rawQuery, reqPath, opt, out, loops)
+}
+
+// serveFrom is serve with the path the request's context variables hold (contextPath): the path the client
+// sent, which a tyk://self loop does not change on Tyk 5.14 (seen: $tyk_context.path of a bare listen path's
+// request). Before, a loop runs the context variables middleware again; the render loops no request whose
+// answer uses them there.
+func serveFrom(api *candidate, method, reqPath, rawQuery, contextPath string, opt Options, out *Outcome, loops int) {
 	v := opt.version()
 	endpoint := stripListenPath(api.listenPath, reqPath)
 	m := matchOperations(api, method, reqPath, endpoint, v, out)
@@ -220,7 +228,7 @@ func serve(api *candidate, method, reqPath, rawQuery string, opt Options, out *O
 				out.note("the request looped %d times (tyk://): Tyk answers 500", loops)
 				return
 			}
-			serve(api, method, u.EscapedPath(), u.RawQuery, opt, out, loops+1)
+			serveFrom(api, method, u.EscapedPath(), u.RawQuery, contextPath, opt, out, loops+1)
 			return
 		}
 	}
@@ -235,7 +243,7 @@ func serve(api *candidate, method, reqPath, rawQuery string, opt Options, out *O
 				out.Location = h.Value
 			}
 		}
-		out.ResponseHeaders = transform(m.responseHeaders, responseHeaders)
+		out.ResponseHeaders = withContextVariables(api, transform(m.responseHeaders, responseHeaders), contextPath, out)
 		return
 	}
 

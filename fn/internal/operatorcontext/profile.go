@@ -50,6 +50,10 @@ func (e Environment) ExactPaths() translate.ExactPaths {
 	return translate.ExactServed
 }
 
+// RedirectsKeepPath implements translate.DataPlanes: in the gateway-api profile, for a Tyk that finds mock
+// responses the classic way (the default, 5.14), a RequestRedirect without path keeps the request's path.
+func (e Environment) RedirectsKeepPath() bool { return e.ExactPaths() == translate.ExactServed }
+
 // UnreadyBackendsResolve implements attachment.Environment: in the gateway-api profile a headless Service whose
 // EndpointSlices list no ready endpoint is resolved, its requests answered 500 until one is (Gateway API, and the
 // upstream suite's HTTPRouteServiceTypes); the operator profile keeps BackendNotFound.
