@@ -1,0 +1,66 @@
+package e2e_test
+
+import (
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gateway2tyk/gateway2tyk/e2e/explaincheck"
+	"github.com/gateway2tyk/gateway2tyk/e2e/realtyk"
+	"github.com/gateway2tyk/gateway2tyk/fn/tykroute"
+)
+
+// TestRealTykRedirectKeepsPath holds the gateway-api profile's redirects that keep the request's path to a real
+// Gateway: the story profile-gateway-api-redirect-keeps-path, rendered for the release the Gateway runs. Every
+// generated request agrees with explain; then, on a Tyk that finds mock responses the classic way (5.14 here),
+// each redirect's Location is the host the rule names followed by the request's path, the bare listen path's
+// included, and without the query. On an older Tyk the render drops those rules (the OpenAPI router finds no
+// mock on the bare listen path, and looping it there changes the path), so the requests go to the / rule.
+func TestRealTykRedirectKeepsPath(t *testing.T) {
+	g := realtyk.Start(t, realtyk.Find(t))
+	version, err := tykroute.ParseVersion(g.Version)
+	require.NoError(t, err)
+	served := tykroute.MockMatchedClassically(version)
+
+	data, err := os.ReadFile("../fn/testdata/profile-gateway-api-redirect-keeps-path/input.yaml")
+	require.NoError(t, err)
+	input := strings.Replace(string(data), "spec: {profile: gateway-api}", "spec: {profile: gateway-api, tykVersion: \""+version.String()+"\"}", 1)
+	require.NotEqual(t, string(data), input, "the story's RenderConfig changed shape")
+	_, out := renderInput(t, input)
+
+	cases := []struct {
+		path, query string
+		status      int
+		location    string
+	}{
+		{"/old-shop", "", http.StatusMovedPermanently, "http://shop.example.com/old-shop"},
+		{"/old-shop/", "", http.StatusMovedPermanently, "http://shop.example.com/old-shop/"},
+		{"/old-shop/cart/7", "coupon=1", http.StatusMovedPermanently, "http://shop.example.com/old-shop/cart/7"},
+		{"/blog", "", http.StatusFound, "https://blog.example.com:8443/blog"},
+		{"/blog/2026/12/tyk", "", http.StatusFound, "https://blog.example.com:8443/blog/2026/12/tyk"},
+	}
+	var extra []explaincheck.Request
+	for _, c := range cases {
+		extra = append(extra, explaincheck.Request{Method: "GET", Host: "shop.example.com", Path: c.path, RawQuery: c.query})
+	}
+	tally := explaincheck.Check(t, g, out, explaincheck.Options{Extra: extra})
+	require.NotZero(t, tally.Compared)
+
+	for _, c := range cases {
+		got, err := g.Send(realtyk.Request{Method: "GET", Host: "shop.example.com", Path: c.path, RawQuery: c.query})
+		require.NoError(t, err)
+		what := "GET " + c.path + "?" + c.query + " on Tyk " + g.Version
+		if !served {
+			assert.True(t, got.FromUpstream, "%s: the / rule proxies it (status %d)", what, got.Status)
+			continue
+		}
+		assert.False(t, got.FromUpstream, what)
+		assert.Equal(t, c.status, got.Status, what)
+		assert.Equal(t, c.location, got.Header.Get("Location"), what)
+	}
+	t.Logf("Tyk Gateway %s: redirects that keep the path served: %v; %d generated requests agree with explain", g.Version, served, tally.Agreed)
+}
