@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -34,6 +35,8 @@ type Backends struct {
 	bin    string
 	dir    string
 	client kubernetes.Interface
+	// pods counts the Pods made, which numbers their pod IPs (podIP).
+	pods atomic.Int32
 
 	mu   sync.Mutex
 	deps map[string]*deployment // by namespace/name
@@ -50,8 +53,22 @@ type deployment struct {
 // pod is one echo-basic process: its name, and the loopback port that stands in for each container port.
 type pod struct {
 	name, namespace string
-	ports           map[int32]int
-	cmd             *exec.Cmd
+	// ip is the pod IP its Pod object reports (podIP): what an EndpointSlice lists and a headless Service's
+	// upstream dials, which Proxy joins to ports.
+	ip    string
+	ports map[int32]int
+	cmd   *exec.Cmd
+}
+
+// standInNode is the node the stand-in Pods are bound to (spec.nodeName), as the scheduler would bind them: the
+// suite copies it into the EndpointSlices it writes (HTTPRouteServiceTypes), whose nodeName must be a name.
+const standInNode = "gateway2tyk-standin-node"
+
+// podIP is the n-th Pod's IP, in 10.244.0.0/16 (a pod network's usual range): a Pod IP must not be a loopback
+// address, or the API server refuses the EndpointSlices that list it (the suite's HTTPRouteServiceTypes writes
+// them from the Pods), and each Pod needs its own, so that Proxy can tell them apart.
+func podIP(n int32) string {
+	return fmt.Sprintf("10.244.%d.%d", n/250, n%250+1)
 }
 
 // StartBackends polls the Deployments every interval until t ends.
@@ -180,12 +197,15 @@ func (b *Backends) createPod(dep *appsv1.Deployment, p *pod) error {
 		ObjectMeta: metav1.ObjectMeta{Name: p.name, Namespace: dep.Namespace, Labels: dep.Spec.Template.Labels},
 		Spec:       *dep.Spec.Template.Spec.DeepCopy(),
 	}
+	obj.Spec.NodeName = standInNode
+	p.ip = podIP(b.pods.Add(1) - 1)
 	created, err := b.client.CoreV1().Pods(dep.Namespace).Create(ctx, obj, metav1.CreateOptions{})
 	if err != nil {
 		return fmt.Errorf("creating Pod %s/%s: %v", dep.Namespace, p.name, err)
 	}
 	now := metav1.Now()
-	created.Status = corev1.PodStatus{Phase: corev1.PodRunning, PodIP: "127.0.0.1", HostIP: "127.0.0.1", StartTime: &now,
+	created.Status = corev1.PodStatus{Phase: corev1.PodRunning, PodIP: p.ip, PodIPs: []corev1.PodIP{{IP: p.ip}},
+		HostIP: "127.0.0.1", StartTime: &now,
 		Conditions: []corev1.PodCondition{
 			{Type: corev1.PodScheduled, Status: corev1.ConditionTrue, LastTransitionTime: now},
 			{Type: corev1.PodInitialized, Status: corev1.ConditionTrue, LastTransitionTime: now},
@@ -273,10 +293,25 @@ func (d *deployment) stop(client kubernetes.Interface) {
 		_ = p.cmd.Process.Kill()
 		if p.namespace != "" {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			_ = client.CoreV1().Pods(p.namespace).Delete(ctx, p.name, metav1.DeleteOptions{})
+			// At once, as the kubelet of its node would confirm it: a Pod bound to a node otherwise waits for that.
+			_ = client.CoreV1().Pods(p.namespace).Delete(ctx, p.name, metav1.DeleteOptions{GracePeriodSeconds: new(int64)})
 			cancel()
 		}
 	}
+}
+
+// PodEndpoint is the loopback address that stands in for containerPort of the Pod with IP ip, "" when there is none.
+func (b *Backends) PodEndpoint(ip string, containerPort int32) string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, d := range b.deps {
+		for _, p := range d.pods {
+			if port, ok := p.ports[containerPort]; ok && p.ip == ip {
+				return net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
+			}
+		}
+	}
+	return ""
 }
 
 // Endpoints are the loopback addresses that stand in for containerPort of the Pods that selector selects in

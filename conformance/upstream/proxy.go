@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/client-go/kubernetes"
@@ -97,24 +99,41 @@ func closeWrite(c net.Conn) {
 	}
 }
 
-// endpoint is the address of the process that the Service of host (a cluster DNS name or a cluster IP) and
-// port sends this connection to, or "" when there is none.
+// endpoint is the address of the process this connection to host (a cluster DNS name, a cluster IP or a pod IP)
+// and port goes to, as cluster DNS and kube-proxy would send it, or "" when there is none:
+//   - a pod IP (what the render writes for the ready endpoints of a headless Service's EndpointSlices): that Pod's
+//     process, port being its container port;
+//   - a Service: its endpoints for the port, in turn. A headless Service's name resolves to its pods, so port is
+//     their container port; any other Service's port is mapped to its targetPort. The endpoints are the processes
+//     of the Pods its selector selects, or, for a Service without selector, the ready endpoints of its
+//     EndpointSlices (label kubernetes.io/service-name), whose addresses are pod IPs.
 func (p *Proxy) endpoint(ctx context.Context, host string, port int) string {
 	svc := p.service(ctx, host)
 	if svc == nil {
+		if net.ParseIP(host) != nil {
+			return p.backends.PodEndpoint(host, int32(port))
+		}
 		return ""
 	}
 	name, namespace := svc.Name, svc.Namespace
+	headless := svc.Spec.ClusterIP == corev1.ClusterIPNone
 	var target *corev1.ServicePort
 	for i := range svc.Spec.Ports {
-		if int(svc.Spec.Ports[i].Port) == port {
-			target = &svc.Spec.Ports[i]
+		sp := &svc.Spec.Ports[i]
+		if int(sp.Port) == port || (headless && sp.TargetPort.IntValue() == port) {
+			target = sp
 		}
 	}
-	if target == nil || len(svc.Spec.Selector) == 0 || target.TargetPort.IntValue() == 0 {
+	if target == nil || target.TargetPort.IntValue() == 0 {
 		return "" // a named targetPort would need the containers' port names, which the echo-basic Deployments do not give
 	}
-	eps := p.backends.Endpoints(namespace, labels.SelectorFromSet(svc.Spec.Selector), int32(target.TargetPort.IntValue()))
+	containerPort := int32(target.TargetPort.IntValue())
+	var eps []string
+	if len(svc.Spec.Selector) > 0 {
+		eps = p.backends.Endpoints(namespace, labels.SelectorFromSet(svc.Spec.Selector), containerPort)
+	} else {
+		eps = p.sliceEndpoints(ctx, svc, target)
+	}
 	if len(eps) == 0 {
 		return ""
 	}
@@ -124,6 +143,36 @@ func (p *Proxy) endpoint(ctx context.Context, host string, port int) string {
 	i := p.next[key] % len(eps)
 	p.next[key] = i + 1
 	return eps[i]
+}
+
+// sliceEndpoints are the processes of the ready endpoints of a Service's EndpointSlices for the Service port
+// (the slice port of the same name), sorted.
+func (p *Proxy) sliceEndpoints(ctx context.Context, svc *corev1.Service, port *corev1.ServicePort) []string {
+	list, err := p.client.DiscoveryV1().EndpointSlices(svc.Namespace).List(ctx, metav1.ListOptions{
+		LabelSelector: labels.SelectorFromSet(labels.Set{discoveryv1.LabelServiceName: svc.Name}).String()})
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, slice := range list.Items {
+		for _, sp := range slice.Ports {
+			if sp.Port == nil || (sp.Name != nil && *sp.Name != port.Name) {
+				continue
+			}
+			for _, ep := range slice.Endpoints {
+				if ep.Conditions.Ready != nil && !*ep.Conditions.Ready {
+					continue
+				}
+				for _, addr := range ep.Addresses {
+					if e := p.backends.PodEndpoint(addr, *sp.Port); e != "" {
+						out = append(out, e)
+					}
+				}
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // service is the Service whose cluster DNS name or cluster IP host is, or nil.

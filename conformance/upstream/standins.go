@@ -14,7 +14,9 @@ package upstream
 //     volumeMounts (the TLS backends' certificate files from Secret volumes) is left out: no volume is mounted, so
 //     those backends serve plain HTTP only; the HTTP profile's tests do not reach them over TLS. Containers of other
 //     images (coredns) are not run. Each process gets its Pod object (the template's labels and spec, in the
-//     Deployment's namespace), written Running and Ready with pod IP 127.0.0.1 as the kubelet would report it: the
+//     Deployment's namespace, bound to a node named standInNode), written Running and Ready with a pod IP of its own
+//     in 10.244.0.0/16 (podIP; the API server refuses a loopback address in the EndpointSlices the suite writes from
+//     the Pods) as the kubelet would report it: the
 //     suite's setup waits for the Pods of its namespaces to be Ready (utils/kubernetes.NamespacesMustBeReady), and
 //     for a Pod to exist at all. The namespace's default ServiceAccount is made when missing, as the service
 //     account controller would, since admission refuses a Pod whose ServiceAccount does not exist. The Pod is
@@ -23,8 +25,9 @@ package upstream
 //     (socks5://, RFC 1928 no-auth CONNECT, socks5.go), which reads the Service of the address Tyk dials (a cluster
 //     DNS name <service>.<namespace>.svc.cluster.local, or a cluster IP, and a port) from the API server, maps the
 //     port to its targetPort and the selector to the echo-basic processes of the Deployments whose Pod template
-//     labels it selects, and joins the connection to one of them in turn (round robin, as kube-proxy's iptables
-//     mode spreads connections). A SOCKS proxy is told the address apart from the request, so the request and its
+//     labels it selects (a Service without selector: the ready endpoints of its EndpointSlices, pod IPs), and joins
+//     the connection to one of them in turn (round robin, as kube-proxy's iptables mode spreads connections); a
+//     headless Service's name and a pod IP are dialed on the container port, as DNS resolves them to the pods. A SOCKS proxy is told the address apart from the request, so the request and its
 //     Host header (upstream.preserveHostHeader) reach the backend as Tyk wrote them; an HTTP forward proxy is not
 //     (Go writes the preserved Host into its request line). A name that is not a Service, or a Service with no
 //     process behind it, is answered "host unreachable" and closed, as a failed DNS lookup or a rejected
