@@ -420,6 +420,10 @@ func (w *jsonWriter) tykInfo(x *Info) {
 	w.open('{')
 	w.key("active")
 	w.boolean(x.State.Active)
+	if x.State.Internal {
+		w.key("internal")
+		w.boolean(true)
+	}
 	w.close('}')
 	w.close('}')
 }
@@ -585,7 +589,45 @@ func (w *jsonWriter) tykOperation(x *Operation) {
 		w.str(u.Pattern)
 		w.key("rewriteTo")
 		w.str(u.RewriteTo)
+		if len(u.Triggers) > 0 {
+			w.key("triggers")
+			w.open('[')
+			for _, tr := range u.Triggers {
+				w.elem()
+				w.urlRewriteTrigger(&tr)
+			}
+			w.close(']')
+		}
 		w.close('}')
+	}
+	w.close('}')
+}
+
+func (w *jsonWriter) urlRewriteTrigger(x *URLRewriteTrigger) {
+	w.open('{')
+	w.key("condition")
+	w.str(x.Condition)
+	w.key("rewriteTo")
+	w.str(x.RewriteTo)
+	if len(x.Rules) > 0 {
+		w.key("rules")
+		w.open('[')
+		for _, r := range x.Rules {
+			w.elem()
+			w.open('{')
+			w.key("in")
+			w.str(r.In)
+			w.key("name")
+			w.str(r.Name)
+			if r.Negate {
+				w.key("negate")
+				w.boolean(true)
+			}
+			w.key("pattern")
+			w.str(r.Pattern)
+			w.close('}')
+		}
+		w.close(']')
 	}
 	w.close('}')
 }

@@ -32,6 +32,8 @@ type Info struct {
 // State is X-Tyk-State (required active).
 type State struct {
 	Active bool `json:"active"`
+	// Internal APIs are reached only through a tyk://<api id> loop, never by a listen path.
+	Internal bool `json:"internal,omitempty"`
 }
 
 // Server is X-Tyk-Server (required listenPath).
@@ -175,6 +177,24 @@ type URLRewrite struct {
 	Enabled   bool   `json:"enabled"`
 	Pattern   string `json:"pattern"`
 	RewriteTo string `json:"rewriteTo"`
+	// Triggers are tried in order when Pattern matches: the first whose rules hold gives its RewriteTo instead.
+	Triggers []URLRewriteTrigger `json:"triggers,omitempty"`
+}
+
+// URLRewriteTrigger is X-Tyk-URLRewriteTrigger: Condition "all" (every rule holds) or "any".
+type URLRewriteTrigger struct {
+	Condition string           `json:"condition"`
+	Rules     []URLRewriteRule `json:"rules,omitempty"`
+	RewriteTo string           `json:"rewriteTo"`
+}
+
+// URLRewriteRule is X-Tyk-URLRewriteRule: In is "header" or "query" here, Name the header or query parameter,
+// Pattern a regular expression its value must match.
+type URLRewriteRule struct {
+	In      string `json:"in"`
+	Name    string `json:"name"`
+	Pattern string `json:"pattern"`
+	Negate  bool   `json:"negate,omitempty"`
 }
 
 // MockResponse is X-Tyk-MockResponse (required enabled).

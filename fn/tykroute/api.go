@@ -21,7 +21,8 @@ type candidate struct {
 // candidates returns, in the order Tyk registers them with gorilla/mux, the loaded APIs that may take a
 // request for host:
 //
-//   - only active APIs are loaded; an API with an empty listen path is skipped, as Tyk does;
+//   - only active APIs are loaded; an API with an empty listen path is skipped, as Tyk does, and so is an
+//     internal one (info.state.internal), which Tyk registers with no router;
 //   - an API with server.customDomain enabled (and a name) matches only a host that matches the domain's
 //     gorilla/mux host template: a {name:regex} part matches that regex, {name} matches one label ([^.]+), the
 //     rest is literal and the whole host must match, so {h:.+}.example.com takes a.example.com and
@@ -39,8 +40,8 @@ func candidates(apis []*tykoas.Document, host string, v Version, out *Outcome) [
 	var loaded []candidate
 	matches := map[*tykoas.Document]bool{}
 	for _, d := range apis {
-		if d == nil || !d.Tyk.Info.State.Active {
-			continue
+		if d == nil || !d.Tyk.Info.State.Active || d.Tyk.Info.State.Internal {
+			continue // an internal API is reached only through a tyk://<api id> loop (see visit.find)
 		}
 		c := candidate{doc: d, id: d.Tyk.Info.ID, listenPath: d.Tyk.Server.ListenPath.Value}
 		if c.listenPath == "" {

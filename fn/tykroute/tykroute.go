@@ -39,6 +39,8 @@ type Request struct {
 	Host     string // without port (a port is ignored, as gorilla/mux does)
 	Path     string // the request path, "" meaning "/"
 	RawQuery string // without the "?"
+	// Header is the request's headers (canonical names), which urlRewrite triggers may read.
+	Header http.Header
 	// Port is the Tyk port the request arrives on: 0 is the Gateway's listen_port, any other an API's
 	// server.port (a listener of its own, as the gateway-api profile gives an HTTPS listener).
 	Port int
@@ -112,6 +114,7 @@ func Route(apis []*tykoas.Document, req Request, opt Options) Outcome {
 		return out
 	}
 
+	all := apis
 	apis = onPort(apis, req.Port)
 	api := selectAPI(candidates(apis, hostOnly(req.Host), opt.version(), &out), reqPath, opt, &out)
 	noteOrderChange(apis, api, req.Host, reqPath, opt, &out)
@@ -119,9 +122,10 @@ func Route(apis []*tykoas.Document, req Request, opt Options) Outcome {
 		out.Status = http.StatusNotFound
 		return out
 	}
-	out.APIID = api.id
-	serve(api, req.Method, reqPath, req.RawQuery, opt, &out, 0)
-	out.UpstreamHost = upstreamHost(api, req.Host, out.Upstreams)
+	v := &visit{docs: all, header: req.Header, contextPath: reqPath}
+	served := v.serve(api, req.Method, reqPath, req.RawQuery, opt, &out, 0)
+	out.APIID = served.id
+	out.UpstreamHost = upstreamHost(served, req.Host, out.Upstreams)
 	noteMockChange(apis, req, opt, &out)
 	return out
 }
@@ -203,15 +207,21 @@ const maxLoops = 5
 //     chain;
 //  5. otherwise the request is proxied (see proxy), with the listen path removed from the path sent
 //     upstream when server.listenPath.strip is on (see stripListenPath).
-func serve(api *candidate, method, reqPath, rawQuery string, opt Options, out *Outcome, loops int) {
-	serveFrom(api, method, reqPath, rawQuery, reqPath, opt, out, loops)
+//
+// visit is what stays the same while a request loops inside Tyk: the loaded APIs (a tyk://<api id> loop may go to
+// any of them, an internal one included), the request's headers, and the path its context variables hold (the
+// path the client sent, which a loop does not change on Tyk 5.14, seen: $tyk_context.path of a bare listen path's
+// request; before, a loop runs the context variables middleware again, and the render loops no request whose
+// answer uses them there).
+type visit struct {
+	docs        []*tykoas.Document
+	header      http.Header
+	contextPath string
 }
 
-// serveFrom is serve with the path the request's context variables hold (contextPath): the path the client
-// sent, which a tyk://self loop does not change on Tyk 5.14 (seen: $tyk_context.path of a bare listen path's
-// request). Before, a loop runs the context variables middleware again; the render loops no request whose
-// answer uses them there.
-func serveFrom(api *candidate, method, reqPath, rawQuery, contextPath string, opt Options, out *Outcome, loops int) {
+// serve has api serve the request and returns the API that served it in the end (another one after a tyk://<api
+// id> loop).
+func (vi *visit) serve(api *candidate, method, reqPath, rawQuery string, opt Options, out *Outcome, loops int) *candidate {
 	v := opt.version()
 	endpoint := stripListenPath(api.listenPath, reqPath)
 	m := matchOperations(api, method, reqPath, endpoint, v, out)
@@ -219,17 +229,26 @@ func serveFrom(api *candidate, method, reqPath, rawQuery, contextPath string, op
 	if a := api.doc.Tyk.Server.Authentication; a != nil && a.Enabled && m.ignoreAuth == nil {
 		out.Status = http.StatusUnauthorized
 		out.note("API %s turns authentication on: a request without credentials gets 401", api.id)
-		return
+		return api
 	}
 	if m.rewrite != nil {
-		if u, ok := rewrite(api, m.rewrite, withQuery(reqPath, rawQuery), out); ok && u.Scheme == "tyk" && u.Host == "self" {
+		if u, ok := rewrite(api, m.rewrite, rewriteSubject(reqPath, rawQuery, loops), vi.header, out); ok && u.Scheme == "tyk" {
 			if loops == maxLoops {
 				out.Status = http.StatusInternalServerError
 				out.note("the request looped %d times (tyk://): Tyk answers 500", loops)
-				return
+				return api
 			}
-			serveFrom(api, method, u.EscapedPath(), u.RawQuery, contextPath, opt, out, loops+1)
-			return
+			next := api
+			if u.Host != "self" {
+				next = vi.find(u.Host)
+				if next == nil {
+					out.Status = http.StatusInternalServerError
+					out.note("urlRewrite of API %s loops to %s, which no loaded API is: Tyk answers 500 (can't detect loop target)", api.id, u.Host)
+					return api
+				}
+				out.note("API %s loops the request to API %s as %s", api.id, next.id, u.String())
+			}
+			return vi.serve(next, method, u.EscapedPath(), u.RawQuery, opt, out, loops+1)
 		}
 	}
 	if m.mock != nil {
@@ -243,8 +262,8 @@ func serveFrom(api *candidate, method, reqPath, rawQuery, contextPath string, op
 				out.Location = h.Value
 			}
 		}
-		out.ResponseHeaders = withContextVariables(api, transform(m.responseHeaders, responseHeaders), contextPath, out)
-		return
+		out.ResponseHeaders = withContextVariables(api, transform(m.responseHeaders, responseHeaders), vi.contextPath, out)
+		return api
 	}
 
 	upstreamPath := reqPath
@@ -254,7 +273,29 @@ func serveFrom(api *candidate, method, reqPath, rawQuery, contextPath string, op
 	if m.timeout != nil {
 		out.Timeout = enforcedTimeout(api.id, m.timeout.mw.EnforceTimeout, opt, out)
 	}
-	proxy(api, reqPath, upstreamPath, rawQuery, m, out)
+	proxy(api, reqPath, upstreamPath, rawQuery, rewriteSubject(reqPath, rawQuery, loops), vi.header, m, out)
+	return api
+}
+
+// rewriteSubject is the request URL an urlRewrite is matched against: the path and query; after a tyk:// loop
+// an absolute URL without host, "http:///<path>?<query>" (Tyk's DummyProxyHandler sets the scheme and puts back
+// the original request's host, which a server request has none of; seen on the 5.4 line).
+func rewriteSubject(reqPath, rawQuery string, loops int) string {
+	if loops > 0 {
+		return "http://" + withQuery(reqPath, rawQuery)
+	}
+	return withQuery(reqPath, rawQuery)
+}
+
+// find is the loaded API a tyk://<host> loop goes to: the one with that API ID, internal or not (Tyk's
+// fuzzyFindAPI also takes an API name, which the render never loops to).
+func (vi *visit) find(id string) *candidate {
+	for _, d := range vi.docs {
+		if d != nil && d.Tyk.Info.State.Active && d.Tyk.Info.ID == id {
+			return &candidate{doc: d, id: d.Tyk.Info.ID, listenPath: d.Tyk.Server.ListenPath.Value}
+		}
+	}
+	return nil
 }
 
 // enforcedTimeout is what Tyk enforces for an operation's enforceTimeout (reverse_proxy's
