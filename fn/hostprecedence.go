@@ -33,7 +33,7 @@ func hostPrecedenceResults(in *read.Result, tr *translate.Output) framework.Resu
 	}
 	wildcards := map[wildKey][]int{}
 	for i, w := range tr.APIs {
-		if strings.HasPrefix(w.Hostname, "*.") {
+		if strings.HasPrefix(w.Hostname, "*.") && public(w) {
 			k := wildKey{w.Parent.Gateway, w.Hostname}
 			wildcards[k] = append(wildcards[k], i)
 		}
@@ -42,7 +42,7 @@ func hostPrecedenceResults(in *read.Result, tr *translate.Output) framework.Resu
 		return nil
 	}
 	for _, e := range tr.APIs {
-		if e.Hostname == "" || strings.HasPrefix(e.Hostname, "*.") {
+		if e.Hostname == "" || strings.HasPrefix(e.Hostname, "*.") || !public(e) {
 			continue
 		}
 		var candidates []int
@@ -80,4 +80,10 @@ func hostPrecedenceResults(in *read.Result, tr *translate.Output) framework.Resu
 		}
 	}
 	return out
+}
+
+// public reports whether Tyk routes requests to the API by its custom domain: not an internal API of a routed
+// path, which only its router reaches.
+func public(a *translate.API) bool {
+	return a.Role == translate.RolePlain || a.Role == translate.RoleRouter
 }

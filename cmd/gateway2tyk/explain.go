@@ -13,6 +13,7 @@ import (
 func newExplainCommand() *cobra.Command {
 	var configPath, kdir, gateway, request, output, tykVersion string
 	var strict bool
+	var headers []string
 	cmd := &cobra.Command{
 		Use:   "explain [-c CONFIG] [-k DIR] [--gateway NS/NAME] [--strict-routes] [--tyk-version X.Y] [-o text|json] --request \"METHOD URL\" PATH...",
 		Short: "Explain what Tyk would do with a request, offline",
@@ -29,6 +30,9 @@ func newExplainCommand() *cobra.Command {
 			}
 			req, err := explain.ParseRequest(request)
 			if err != nil {
+				return usage("%v", err)
+			}
+			if req.Header, err = explain.ParseHeaders(headers); err != nil {
 				return usage("%v", err)
 			}
 			var version tykroute.Version
@@ -63,5 +67,6 @@ func newExplainCommand() *cobra.Command {
 	cmd.Flags().StringVar(&tykVersion, "tyk-version", "", "answer for this Tyk Gateway release `X.Y` or X.Y.Z (the patch counts on the 5.8 line); default: "+
 		"5.8 and later, the releases that accept the rendered APIs")
 	cmd.Flags().StringVar(&request, "request", "", "the request, \"METHOD URL\"")
+	cmd.Flags().StringArrayVarP(&headers, "header", "H", nil, "a request header, \"Name: value\" (repeat it for more), which header matches read")
 	return cmd
 }

@@ -6,6 +6,7 @@ package explain
 
 import (
 	"fmt"
+	"net/http"
 	"net/url"
 	"sort"
 	"strconv"
@@ -26,6 +27,25 @@ import (
 type Request struct {
 	Method string
 	URL    *url.URL
+	// Header is the request's headers, which header matches read (nil: none).
+	Header http.Header
+}
+
+// ParseHeaders reads --header values, "Name: value" each.
+func ParseHeaders(in []string) (http.Header, error) {
+	if len(in) == 0 {
+		return nil, nil
+	}
+	h := http.Header{}
+	for _, s := range in {
+		name, value, ok := strings.Cut(s, ":")
+		name = strings.TrimSpace(name)
+		if !ok || name == "" || strings.ContainsAny(name, " \t") {
+			return nil, fmt.Errorf("--header must be \"Name: value\" (got %q)", s)
+		}
+		h.Add(name, strings.TrimSpace(value))
+	}
+	return h, nil
 }
 
 // ParseRequest reads "METHOD URL". The method must be an HTTP token and the URL absolute with a host, since
@@ -137,7 +157,8 @@ func Explain(out *fn.Output, req Request, opt Options) (*Answer, error) {
 		a.Notes = append(a.Notes, fmt.Sprintf("an https request reaches Tyk on port %d, the TLS port of the HTTPS listeners "+
 			"on port %d (the data-plane Service's targetPort), where only the APIs with server.port %d are", port, urlPort(req.URL), port))
 	}
-	res := tykroute.Route(docs, tykroute.Request{Method: req.Method, Host: req.URL.Host, Path: req.URL.EscapedPath(), RawQuery: req.URL.RawQuery, Port: port},
+	res := tykroute.Route(docs, tykroute.Request{Method: req.Method, Host: req.URL.Host, Path: req.URL.EscapedPath(), RawQuery: req.URL.RawQuery,
+		Header: req.Header, Port: port},
 		tykroute.Options{StrictRoutes: opt.StrictRoutes, Version: opt.Version})
 	a.Notes = append(a.Notes, res.Notes...)
 	a.APIID, a.OperationID, a.Status, a.Location = res.APIID, res.OperationID, res.Status, res.Location
@@ -188,7 +209,17 @@ func Explain(out *fn.Output, req Request, opt Options) (*Answer, error) {
 	if i := matchingRule(hr, api, req.Method); i >= 0 {
 		a.Rule = fmt.Sprintf("spec.rules[%d]", i)
 	}
+	if api.Role == translate.RoleInternal {
+		a.Rule = fmt.Sprintf("spec.rules[%d]", api.Rules[0]) // the one rule its router sent the request to
+	}
 	switch {
+	case api.Role == translate.RoleRouter:
+		a.Rule = ""
+		a.Reason = fmt.Sprintf("the router API of %s %s has no operation for method %s (only OpenAPI's methods have one): "+
+			"Tyk proxies the request to the router's own upstream, which does not resolve", orAny(api.Hostname), api.Path, req.Method)
+	case api.Role == translate.RoleNoRule:
+		a.Rule = ""
+		a.Reason = fmt.Sprintf("no match of the routes on %s %s takes the request (its method, headers and query)", orAny(api.Hostname), api.Path)
 	case res.Status == 404 && res.OperationID != "":
 		a.Reason = fmt.Sprintf("no rule of HTTPRoute %s matches method %s on path %s", a.Route, req.Method, api.Path)
 	case res.Status >= 300 && res.Status < 400 && res.Location != "":
@@ -210,6 +241,9 @@ func exactHostNotes(apis []*translate.API, docs []*tykoas.Document, byID map[str
 	}
 	var exact *translate.API
 	for _, api := range apis {
+		if api.Role != translate.RolePlain && api.Role != translate.RoleRouter {
+			continue // an internal API is reached through its router, which has the hostname
+		}
 		if strings.EqualFold(api.Hostname, host) && apiTakesPath(api, p) &&
 			(exact == nil || len(api.Path) > len(exact.Path)) {
 			exact = api
@@ -217,6 +251,9 @@ func exactHostNotes(apis []*translate.API, docs []*tykoas.Document, byID map[str
 	}
 	if exact == nil || exact.ID == served {
 		return nil
+	}
+	if s := byID[served]; s != nil && s.Role != translate.RolePlain && strings.EqualFold(s.Hostname, exact.Hostname) {
+		return nil // a router of the exact hostname sent it on
 	}
 	route := func(id string) string {
 		if api := byID[id]; api != nil {

@@ -21,10 +21,38 @@ type pathPlan struct {
 	methods map[string]behaviour
 	// rules are the indexes of the rules that match the path, ascending.
 	rules []int
+	// branches are the plan's matches with the rule of each, in rule and match order; dispatch says one of them
+	// has header or query conditions, so the path is served by a router API (router.go).
+	branches []branch
+	dispatch bool
+	// listenPrefix goes before the path in an internal API's listen path ("/<api id>"); noRule says the plan's
+	// methods that no rule matches answer that no rule matches the request (the routed path's no-rule API).
+	listenPrefix string
+	noRule       bool
+}
+
+// branch is one match of a rule on the plan's path.
+type branch struct {
+	rule int
+	pair
+}
+
+// matchKey is what rule matches on the plan's path: each of its matches there (method and conditions), sorted.
+func (p *pathPlan) matchKey(rule int) string {
+	var keys []string
+	for _, b := range p.branches {
+		if b.rule == rule {
+			keys = append(keys, b.method+"|"+conditionsKey(b.conds))
+		}
+	}
+	sort.Strings(keys)
+	return strings.Join(keys, "\n")
 }
 
 // listenPath is the listen path of the plan's API.
-func (p *pathPlan) listenPath() string { return pair{path: p.path, exact: p.exact}.listenPath() }
+func (p *pathPlan) listenPath() string {
+	return p.listenPrefix + pair{path: p.path, exact: p.exact}.listenPath()
+}
 
 // planPaths groups the rules by listen path (API identity: one API per path value, and in the gateway-api
 // profile one more per Exact path value) and enforces the rule of the
@@ -71,6 +99,9 @@ func groupPaths(rules []*rule) ([]*pathPlan, map[int]string) {
 		method    string
 		upstream  *upstreamSpec
 		behaviour behaviour
+		// conds are a conditioned claim's conditions: it is served by the rule's own internal API (router.go), so
+		// it conflicts only with a claim of the same conditions, which a request takes alike.
+		conds string
 	}
 	claims := map[string][]claim{}
 	for _, r := range rules {
@@ -84,8 +115,10 @@ func groupPaths(rules []*rule) ([]*pathPlan, map[int]string) {
 			if len(p.rules) == 0 || p.rules[len(p.rules)-1] != r.index {
 				p.rules = append(p.rules, r.index)
 			}
+			p.branches = append(p.branches, branch{rule: r.index, pair: pr})
+			p.dispatch = p.dispatch || len(pr.conds) > 0
 			for _, c := range claims[lp] {
-				if c.rule == r.index {
+				if c.rule == r.index || c.conds != conditionsKey(pr.conds) {
 					continue
 				}
 				if r.upstream != nil && c.upstream != nil && c.upstream.key() != r.upstream.key() {
@@ -95,7 +128,10 @@ func groupPaths(rules []*rule) ([]*pathPlan, map[int]string) {
 					conflict(r.index, c.rule, "matches method %s on %s with other filters", methodName(m), pr.description())
 				}
 			}
-			claims[lp] = append(claims[lp], claim{r.index, pr.method, r.upstream, r.behaviour})
+			claims[lp] = append(claims[lp], claim{r.index, pr.method, r.upstream, r.behaviour, conditionsKey(pr.conds)})
+			if len(pr.conds) > 0 {
+				continue // not in the plan's own methods: the router sends it to the rule's internal API
+			}
 			if r.upstream != nil && p.upstream == nil {
 				p.upstream = r.upstream
 			}
@@ -158,7 +194,7 @@ func (p *pathPlan) operations(d *tykoas.Document, upstream func(*upstreamSpec) s
 	for _, m := range openAPIMethods {
 		b, ok := p.methods[m]
 		if !ok {
-			b = behaviour{notFound: true}
+			b = behaviour{notFound: true, noRule: p.noRule}
 		}
 		p.addOperation(d, m, b, upstream)
 	}
@@ -168,7 +204,7 @@ func (p *pathPlan) operations(d *tykoas.Document, upstream func(*upstreamSpec) s
 // needs neither the copy for the paths below it nor the loop of the bare listen path: the classic match of "/"
 // finds it (ExactServed; compileRule drops such rules for the releases that only look through the router).
 func (p *pathPlan) addOperation(d *tykoas.Document, method string, b behaviour, upstream func(*upstreamSpec) string) {
-	listenPath, up := p.path, p.upstream
+	listenPath, up := p.listenPath(), p.upstream
 	id := strings.ToLower(method)
 	d.AddOperation(operationPath, method, id)
 	var op tykoas.Operation
@@ -181,6 +217,10 @@ func (p *pathPlan) addOperation(d *tykoas.Document, method string, b behaviour, 
 		}
 		if !p.exact && !keepPath {
 			op.URLRewrite = bareListenPathLoop(listenPath)
+			if p.listenPrefix != "" && op.URLRewrite != nil {
+				// An internal API's requests come through a loop, whose URL Tyk writes "http:///<path>".
+				op.URLRewrite.Pattern = "^(?:[a-z]+://[^/]*)?" + strings.TrimPrefix(op.URLRewrite.Pattern, "^")
+			}
 			d.AddOperation(belowPath, method, id+belowSuffix)
 			d.DeclarePathParameter(belowPath, restParameter)
 			setOperation(d, id+belowSuffix, tykoas.Operation{MockResponse: mock})
@@ -201,6 +241,8 @@ func (p *pathPlan) addOperation(d *tykoas.Document, method string, b behaviour, 
 // mock is the answer Tyk gives itself for the behaviour: 404 for a method no rule matches, or the redirect.
 func (b behaviour) mock(method string) *tykoas.MockResponse {
 	switch {
+	case b.notFound && b.noRule:
+		return &tykoas.MockResponse{Enabled: true, Code: 404, Body: `{"error":"no rule of the routes on this path matches the request"}`}
 	case b.notFound:
 		return &tykoas.MockResponse{Enabled: true, Code: 404,
 			Body: `{"error":"no rule of the route matches method ` + method + `"}`}
@@ -270,7 +312,7 @@ func IsMockCopy(key string, op, atRoot tykoas.Operation) bool {
 // bareListenPathLoop): a means of answering on every path, not a rewrite a rule asked for.
 func IsBareListenPathLoop(rw *tykoas.URLRewrite, listenPath string) bool {
 	loop := bareListenPathLoop(listenPath)
-	return loop != nil && rw != nil && *loop == *rw
+	return loop != nil && rw != nil && reflect.DeepEqual(*loop, *rw)
 }
 
 // bareListenPathLoop sends a request for exactly the listen path (no trailing slash), query kept, back into the

@@ -47,6 +47,10 @@ type pair struct {
 	path   string
 	exact  bool
 	method string
+	// conds are the match's header and query parameter matches (the gateway-api profile; see router.go), and
+	// match its index in the rule.
+	conds []condition
+	match int
 }
 
 // listenPath is the listen path of the API that serves the pair's path (see ExactListenPath).
@@ -63,6 +67,8 @@ type servedFeatures struct {
 	exact    ExactPaths
 	// redirectsKeepPath is DataPlanes.RedirectsKeepPath.
 	redirectsKeepPath bool
+	// conditions is DataPlanes.HeaderAndQueryMatches.
+	conditions bool
 }
 
 // behaviour is what a rule does to a request on top of proxying it. Two rules that overlap on a method must
@@ -73,8 +79,10 @@ type behaviour struct {
 	// fullPath is a ReplaceFullPath rewrite.
 	fullPath *string
 	redirect *redirect
-	// notFound answers 404: the method of a path that no rule matches.
+	// notFound answers 404: the method of a path that no rule matches; noRule, a request no match of a routed
+	// path takes (router.go).
 	notFound bool
+	noRule   bool
 	// timeout is the rule's timeouts, enforced (compileTimeouts).
 	timeout *tykoas.EnforceTimeout
 }
@@ -161,13 +169,21 @@ func compileRule(i int, r gwv1.HTTPRouteRule, backends backendsOf, listeners []l
 				add(mf+".method", "%s is not supported: only the methods OpenAPI defines can be matched", method)
 			}
 		}
-		if len(match.Headers) > 0 {
-			add(mf+".headers", "header matches are not supported by Tyk")
+		var conds []condition
+		switch {
+		case !served.conditions:
+			if len(match.Headers) > 0 {
+				add(mf+".headers", "header matches are not supported by Tyk")
+			}
+			if len(match.QueryParams) > 0 {
+				add(mf+".queryParams", "query parameter matches are not supported by Tyk")
+			}
+		case exact && len(match.Headers)+len(match.QueryParams) > 0:
+			add(mf, "header and query parameter matches on an Exact path are not supported yet")
+		default:
+			conds = compileConditions(mf, match, add)
 		}
-		if len(match.QueryParams) > 0 {
-			add(mf+".queryParams", "query parameter matches are not supported by Tyk")
-		}
-		out.pairs = append(out.pairs, pair{path: *match.Path.Value, exact: exact, method: method})
+		out.pairs = append(out.pairs, pair{path: *match.Path.Value, exact: exact, method: method, conds: conds, match: m})
 	}
 	for b, ref := range r.BackendRefs {
 		if len(ref.Filters) > 0 {

@@ -41,6 +41,9 @@ type DataPlanes interface {
 	// RedirectsKeepPath says whether a RequestRedirect without path, which keeps the request's path, is served
 	// (see requestPathLocation): the gateway-api profile for a Tyk that finds mock responses the classic way.
 	RedirectsKeepPath() bool
+	// HeaderAndQueryMatches says whether a match's headers and queryParams are served (see router.go): the
+	// gateway-api profile.
+	HeaderAndQueryMatches() bool
 }
 
 // Bases gives the attached definition whose base document applies to a route's APIs on a Gateway (nil: none).
@@ -59,6 +62,13 @@ type API struct {
 	// ExactListenPath), not a PathPrefix's.
 	Path  string
 	Exact bool
+	// Role is what the API is for: a plain API, or a router, internal or no-rule API of a path served with
+	// header and query matches (router.go).
+	Role Role
+	// claim and routed are a router's: the route's share of the path, and, on the router kept, every method's
+	// matches in order.
+	claim  *routerClaim
+	routed map[string][]routedBranch
 	// Rules are the indexes of the rules the API serves.
 	Rules []int
 	// Document is the route-derived API; Base, when set, is the definition whose base document it is laid
@@ -137,8 +147,9 @@ func translate(res *attachment.Result, dp DataPlanes, bases Bases, encode bool) 
 		apis  []*API
 	}
 	leaves := &leafDigests{}
+	routed := routerKeys(res, dp)
 	all := parallel.Map(len(res.Routes), func(i int) translated {
-		tr, apis := translateRoute(res.Routes[i], dp, bases, leaves)
+		tr, apis := translateRoute(res.Routes[i], dp, bases, leaves, routed)
 		if encode {
 			for _, api := range apis {
 				api.Encoded, api.EncodeErr = api.Encode()
@@ -152,7 +163,8 @@ func translate(res *attachment.Result, dp DataPlanes, bases Bases, encode bool) 
 		out.Routes = append(out.Routes, t.route)
 		candidates = append(candidates, t.apis...)
 	}
-	out.APIs = resolveCollisions(candidates, out.Routes)
+	candidates = buildRouters(candidates, out.Routes)
+	out.APIs = finishRouters(resolveCollisions(candidates, out.Routes), encode)
 	for _, tr := range out.Routes {
 		tr.Conditions = routeConditions(tr)
 	}
@@ -162,18 +174,21 @@ func translate(res *attachment.Result, dp DataPlanes, bases Bases, encode bool) 
 
 // translateRoute compiles the route's rules once (they do not depend on the parent) and makes one API per
 // accepted parent, effective hostname and path value.
-func translateRoute(r *attachment.Route, dp DataPlanes, bases Bases, leaves *leafDigests) (*Route, []*API) {
+func translateRoute(r *attachment.Route, dp DataPlanes, bases Bases, leaves *leafDigests, routed map[string]bool) (*Route, []*API) {
 	hr := r.Route
 	tr := &Route{Route: r, Lost: map[int][]Loss{}, Rejected: map[int]Rejection{}, sharedServes: dp.SharedDataPlaneServes()}
 	listeners := admittingListenerFacts(r)
 	backends := func(i int) []attachment.Backend { return r.Backends[i] }
 	var rules []*rule
-	served := servedFeatures{timeouts: dp.Timeouts(), exact: dp.ExactPaths(), redirectsKeepPath: dp.RedirectsKeepPath()}
+	byIndex := map[int]*rule{}
+	served := servedFeatures{timeouts: dp.Timeouts(), exact: dp.ExactPaths(), redirectsKeepPath: dp.RedirectsKeepPath(),
+		conditions: dp.HeaderAndQueryMatches()}
 	for i, spec := range hr.Spec.Rules {
 		compiled, drops := compileRule(i, spec, backends, listeners, served)
 		tr.Drops = append(tr.Drops, drops...)
 		if compiled != nil {
 			rules = append(rules, compiled)
+			byIndex[i] = compiled
 			tr.Approximations = append(tr.Approximations, compiled.approximations...)
 		}
 	}
@@ -214,6 +229,16 @@ func translateRoute(r *attachment.Route, dp DataPlanes, bases Bases, leaves *lea
 					continue // another parentRef to the same Gateway already serves it
 				}
 				seen[id] = true
+				if plan.dispatch || routed[claimWhere(dataPlaneOf(parent.Gateway), gw)+"\n"+host+"\n"+plan.listenPath()] {
+					for _, api := range routedAPIs(r, parent, host, plan, byIndex, tags, certs, port) {
+						if api.Role == RoleInternal && base != nil {
+							api.Base = base
+							conflicts = append(conflicts, base.Conflicts(api.Document)...)
+						}
+						parentAPIs = append(parentAPIs, api)
+					}
+					continue
+				}
 				doc := document(id, host, plan, tags, certs)
 				if port != 0 {
 					doc.Tyk.Server.Protocol, doc.Tyk.Server.Port = "https", port
@@ -265,17 +290,10 @@ func parentHostnames(p *attachment.Parent) []string {
 
 // document builds the API per the API Configuration table of the reference.
 func document(id, hostname string, plan *pathPlan, tags, certs []string) *tykoas.Document {
-	d := tykoas.NewDocument(id)
 	// An Exact path's API takes only the path itself, which goes upstream as it came (strip off, and the
 	// backend's URL without the path): stripped, "/docs/" would reach the upstream as "/docs", since Tyk drops
 	// the trailing slash when what is left is "/".
-	d.Tyk.Server.ListenPath = tykoas.ListenPath{Value: plan.listenPath(), Strip: !plan.exact}
-	if hostname != "" {
-		d.Tyk.Server.CustomDomain = &tykoas.CustomDomain{Enabled: true, Name: customDomain(hostname), Certificates: certs}
-	}
-	if len(tags) > 0 {
-		d.Tyk.Server.GatewayTags = &tykoas.GatewayTags{Enabled: true, Tags: tags}
-	}
+	d := frame(id, hostname, plan.listenPath(), !plan.exact, tags, certs)
 	up := plan.upstream
 	if up == nil {
 		up = &upstreamSpec{} // every rule of the path redirects: the upstream is never reached
@@ -286,6 +304,20 @@ func document(id, hostname string, plan *pathPlan, tags, certs []string) *tykoas
 		d.Tyk.Upstream = up.upstream(plan.path)
 	}
 	plan.operations(d, baseURL)
+	return d
+}
+
+// frame is what every API document has: its ID, listen path, custom domain (the hostname, with its
+// certificates) and gateway tags.
+func frame(id, hostname, listenPath string, strip bool, tags, certs []string) *tykoas.Document {
+	d := tykoas.NewDocument(id)
+	d.Tyk.Server.ListenPath = tykoas.ListenPath{Value: listenPath, Strip: strip}
+	if hostname != "" {
+		d.Tyk.Server.CustomDomain = &tykoas.CustomDomain{Enabled: true, Name: customDomain(hostname), Certificates: certs}
+	}
+	if len(tags) > 0 {
+		d.Tyk.Server.GatewayTags = &tykoas.GatewayTags{Enabled: true, Tags: tags}
+	}
 	return d
 }
 
@@ -420,6 +452,9 @@ func dedupe(in []string) []string {
 // ListenPath is the API's listen path: its path value, or for an Exact match ExactListenPath of it. Two APIs of
 // one host and data plane must not share it.
 func (a *API) ListenPath() string {
+	if a.Role == RoleInternal || a.Role == RoleNoRule {
+		return "/" + a.ID + a.Path
+	}
 	if a.Exact {
 		return ExactListenPath(a.Path)
 	}

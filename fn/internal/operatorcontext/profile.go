@@ -54,6 +54,10 @@ func (e Environment) ExactPaths() translate.ExactPaths {
 // responses the classic way (the default, 5.14), a RequestRedirect without path keeps the request's path.
 func (e Environment) RedirectsKeepPath() bool { return e.ExactPaths() == translate.ExactServed }
 
+// HeaderAndQueryMatches implements translate.DataPlanes: the gateway-api profile serves header and query
+// parameter matches through router APIs (translate's router.go); the reference rejects them.
+func (e Environment) HeaderAndQueryMatches() bool { return e.gatewayAPI }
+
 // UnreadyBackendsResolve implements attachment.Environment: in the gateway-api profile a headless Service whose
 // EndpointSlices list no ready endpoint is resolved, its requests answered 500 until one is (Gateway API, and the
 // upstream suite's HTTPRouteServiceTypes); the operator profile keeps BackendNotFound.

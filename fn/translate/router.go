@@ -1,0 +1,385 @@
+package translate
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/gateway2tyk/gateway2tyk/fn/internal/attachment"
+	"github.com/gateway2tyk/gateway2tyk/fn/internal/status"
+	"github.com/gateway2tyk/gateway2tyk/fn/tykoas"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+)
+
+// Header and query parameter matches (the gateway-api profile) are served by a router API and internal APIs,
+// since Tyk picks an API by custom domain and listen path only:
+//
+//   - every rule that matches on a path where some match has headers or queryParams gets an internal API of its
+//     own (info.state.internal: Tyk registers it with no router, so only a tyk://<api id> loop reaches it) with
+//     the listen path "/<its id><path>", its filters, backends and method answers as a plain API would have them;
+//   - the path itself, on each hostname and data plane, gets one router API (the ID the plain API would have, of
+//     the route that takes precedence) whose operations, one per method, keyed "/" (every path under the listen
+//     path), hold an urlRewrite: pattern ^(.*)$ (the request path and query), and one trigger per match with
+//     conditions, in Gateway API's precedence order (a method first, then more header matches, then more query
+//     matches, then the older route, then rule and match order), each rewriting to tyk://<internal id>/<internal
+//     id>$1, so the internal API gets the request's path and query under its own listen path; the first match
+//     without conditions is the urlRewrite's own rewriteTo, and without one the router sends the request on to
+//     the API of the longest shorter listen path on the same hostname (which Gateway API would give it to), or to
+//     an internal API that answers 404;
+//   - routes that match the same hostname and path share the router: their matches are ordered together, which is
+//     Gateway API's precedence across routes (a route none of whose matches can be reached loses the path, as
+//     before: PartiallyInvalid PathConflict).
+//
+// Seen on the 5.4 line, v5.8.11 and v5.14.0: the triggers (header and query rules, condition all) choose the
+// internal API, the query reaches it, the 404 API answers, and an internal API's listen path takes no request.
+
+// Role is what an API is for.
+type Role int
+
+const (
+	// RolePlain is an API as the reference makes it: a route's path on one hostname.
+	RolePlain Role = iota
+	// RoleRouter is a router API: it only sends requests on to internal APIs (see above).
+	RoleRouter
+	// RoleInternal is the internal API of one rule on a routed path.
+	RoleInternal
+	// RoleNoRule is the internal API that answers 404 for a routed path's requests that no rule matches.
+	RoleNoRule
+)
+
+// routerClaim is a route's share of a routed path on one parent and hostname: its matches there, each with the
+// internal API of its rule.
+type routerClaim struct {
+	plan     *pathPlan
+	internal map[int]string // rule index → internal API ID
+	tags     []string
+	certs    []string
+	port     int
+}
+
+// routedBranch is one match on a routed path, with what orders it.
+type routedBranch struct {
+	branch
+	route  *API // the route's router claim
+	target string
+}
+
+// routerKeys are the paths (claimKey: data plane or Gateway, hostname, listen path) that some route matches with
+// header or query conditions: every route on such a path takes part in its router.
+func routerKeys(res *attachment.Result, dp DataPlanes) map[string]bool {
+	keys := map[string]bool{}
+	if !dp.HeaderAndQueryMatches() {
+		return keys
+	}
+	for _, r := range res.Routes {
+		for _, parent := range r.Parents {
+			if parent.Accepted.Status != "True" {
+				continue
+			}
+			where := claimWhere(dataPlaneOf(parent.Gateway), parent.Gateway.Gateway)
+			for _, rule := range r.Route.Spec.Rules {
+				for _, m := range rule.Matches {
+					if len(m.Headers)+len(m.QueryParams) == 0 || m.Path == nil || m.Path.Type == nil ||
+						*m.Path.Type != gwv1.PathMatchPathPrefix || m.Path.Value == nil {
+						continue
+					}
+					for _, host := range parentHostnames(parent) {
+						keys[where+"\n"+host+"\n"+*m.Path.Value] = true
+					}
+				}
+			}
+		}
+	}
+	return keys
+}
+
+// routedAPIs makes a routed plan's internal APIs (one per rule) and the route's router claim.
+func routedAPIs(r *attachment.Route, parent *attachment.Parent, host string, plan *pathPlan, rules map[int]*rule,
+	tags, certs []string, port int) []*API {
+	hr, gw := r.Route, parent.Gateway.Gateway
+	claim := &routerClaim{plan: plan, internal: map[int]string{}, tags: tags, certs: certs, port: port}
+	var out []*API
+	made := map[string]bool{}
+	for _, b := range plan.branches {
+		if _, done := claim.internal[b.rule]; done {
+			continue
+		}
+		ru := rules[b.rule]
+		// The ID is made from what the rule matches on the path, not from its index, so that reordering rules
+		// keeps every ID. Two rules that match alike on the path behave alike (groupPaths drops them otherwise),
+		// so they share one internal API.
+		id := APIID(hr.Namespace, hr.Name, plan.listenPath()+"\n"+plan.matchKey(b.rule), gw.Namespace, gw.Name, host)
+		claim.internal[b.rule] = id
+		if made[id] {
+			continue
+		}
+		made[id] = true
+		ip := &pathPlan{path: plan.path, listenPrefix: "/" + id, methods: map[string]behaviour{anyMethod: ru.behaviour},
+			upstream: ru.upstream, rules: []int{b.rule}}
+		out = append(out, &API{ID: id, Route: r, Parent: parent, Hostname: host, Path: plan.path, Rules: ip.rules,
+			Role: RoleInternal, Document: internalDocument(id, ip, tags), dataPlane: dataPlaneOf(parent.Gateway)})
+	}
+	out = append(out, &API{ID: APIID(hr.Namespace, hr.Name, plan.listenPath(), gw.Namespace, gw.Name, host), Route: r,
+		Parent: parent, Hostname: host, Path: plan.path, Rules: plan.rules, Role: RoleRouter, claim: claim,
+		dataPlane: dataPlaneOf(parent.Gateway)})
+	return out
+}
+
+// internalDocument is the API of an internal plan: a plain document with the internal listen path, no custom
+// domain (Tyk routes nothing to it), marked internal.
+func internalDocument(id string, plan *pathPlan, tags []string) *tykoas.Document {
+	d := document(id, "", plan, tags, nil)
+	d.Tyk.Info.State.Internal = true
+	return d
+}
+
+// buildRouters merges the router claims of each routed path into one router API (its document is made by
+// finishRouters, once the APIs of shorter paths are known), drops the internal APIs no router reaches, and tells
+// a route none of whose matches can be reached there that it lost the path.
+func buildRouters(candidates []*API, routes []*Route) []*API {
+	byRoute := map[*attachment.Route]*Route{}
+	for _, r := range routes {
+		byRoute[r.Route] = r
+	}
+	groups := map[string][]*API{}
+	var keys []string
+	for _, a := range candidates {
+		if a.Role != RoleRouter {
+			continue
+		}
+		k := claimKey(a)
+		if groups[k] == nil {
+			keys = append(keys, k)
+		}
+		groups[k] = append(groups[k], a)
+	}
+	if len(groups) == 0 {
+		return candidates
+	}
+	reached := map[string]bool{}
+	drop := map[*API]bool{}
+	for _, k := range keys {
+		claims := groups[k]
+		sort.SliceStable(claims, func(i, j int) bool { return claimBefore(claims[i], claims[j]) })
+		owner := claims[0]
+		owner.routed = routeMethods(claims)
+		used := map[*API]bool{}
+		for _, bs := range owner.routed {
+			for _, b := range bs {
+				reached[b.target] = true
+				used[b.route] = true
+			}
+		}
+		for _, c := range claims[1:] {
+			drop[c] = true
+			if !used[c] {
+				w := owner.Route.Route
+				lose(byRoute[c.Route], c, status.ReasonPathConflict, fmt.Sprintf(
+					"%s on %s of Gateway %s/%s is served by HTTPRoute %s/%s, whose matches take precedence over every "+
+						"match of this route there", c.PathDescription(), hostDescription(c.Hostname),
+					c.Parent.Gateway.Gateway.Namespace, c.Parent.Gateway.Gateway.Name, w.Namespace, w.Name))
+			}
+		}
+	}
+	var out []*API
+	for _, a := range candidates {
+		if drop[a] || (a.Role == RoleInternal && !reached[a.ID]) {
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// routeMethods orders the matches of a routed path for each method, in Gateway API's precedence, up to and
+// including the first without conditions (the ones after it can never be reached).
+func routeMethods(claims []*API) map[string][]routedBranch {
+	var all []routedBranch
+	for _, c := range claims {
+		for _, b := range c.claim.plan.branches {
+			all = append(all, routedBranch{branch: b, route: c, target: c.claim.internal[b.rule]})
+		}
+	}
+	order := map[*API]int{}
+	for i, c := range claims {
+		order[c] = i
+	}
+	out := map[string][]routedBranch{}
+	for _, m := range openAPIMethods {
+		var bs []routedBranch
+		for _, b := range all {
+			if b.method == anyMethod || b.method == m {
+				bs = append(bs, b)
+			}
+		}
+		sort.SliceStable(bs, func(i, j int) bool {
+			a, b := bs[i], bs[j]
+			if (a.method != anyMethod) != (b.method != anyMethod) {
+				return a.method != anyMethod
+			}
+			ha, qa := count(a.conds)
+			hb, qb := count(b.conds)
+			if ha != hb {
+				return ha > hb
+			}
+			if qa != qb {
+				return qa > qb
+			}
+			if order[a.route] != order[b.route] {
+				return order[a.route] < order[b.route]
+			}
+			// Gateway API goes by rule order here; the render by the conditions and the internal API, so that
+			// reordering rules changes nothing (the reference's way). It matters only to a request that two
+			// matches of one route, with as many header and query matches each, both take.
+			if ka, kb := conditionsKey(a.conds), conditionsKey(b.conds); ka != kb {
+				return ka < kb
+			}
+			return a.target < b.target
+		})
+		for i, b := range bs {
+			if len(b.conds) == 0 {
+				bs = bs[:i+1]
+				break
+			}
+		}
+		out[m] = bs
+	}
+	return out
+}
+
+// finishRouters writes each router's document: its operations' triggers, and where a request no match takes
+// goes (the API of the longest shorter listen path on the same hostname and data plane, among the APIs kept, or
+// the route's internal API that answers 404, which it adds).
+func finishRouters(apis []*API, encode bool) []*API {
+	public := map[string][]*API{} // where + hostname → the non-internal APIs
+	for _, a := range apis {
+		if a.Role == RolePlain || a.Role == RoleRouter {
+			k := claimWhereOf(a) + "\n" + a.Hostname
+			public[k] = append(public[k], a)
+		}
+	}
+	var added []*API
+	for _, a := range apis {
+		if a.Role != RoleRouter {
+			continue
+		}
+		fallback := shorterAPI(public[claimWhereOf(a)+"\n"+a.Hostname], a)
+		var noRule *API
+		target := func() string {
+			if fallback != nil {
+				return "tyk://" + fallback.ID + "$1"
+			}
+			if noRule == nil {
+				noRule = noRuleAPI(a)
+				added = append(added, noRule)
+			}
+			return internalTarget(noRule.ID)
+		}
+		a.Document = routerDocument(a, target)
+		if encode {
+			a.Encoded, a.EncodeErr = a.Encode()
+			a.Document = nil
+		}
+	}
+	for _, n := range added {
+		if encode {
+			n.Encoded, n.EncodeErr = n.Encode()
+			n.Document = nil
+		}
+	}
+	return append(apis, added...)
+}
+
+// shorterAPI is the API Tyk would give a request for the router's path if the router did not take it: of the
+// plain and router APIs on the same hostname and data plane, the one with the longest listen path that is a
+// string prefix of the router's, shorter than it (Exact paths' listen paths are no string prefixes), or nil.
+func shorterAPI(public []*API, router *API) *API {
+	lp := router.ListenPath()
+	var best *API
+	for _, a := range public {
+		if a == router || a.Exact {
+			continue
+		}
+		alp := a.ListenPath()
+		if len(alp) < len(lp) && strings.HasPrefix(lp, alp) && (best == nil || len(alp) > len(best.ListenPath())) {
+			best = a
+		}
+	}
+	return best
+}
+
+// internalTarget is the rewriteTo that sends a request into an internal API: its path and query ($1) behind the
+// internal API's own prefix.
+func internalTarget(id string) string { return "tyk://" + id + "/" + id + "$1" }
+
+// routerPattern is the router's urlRewrite pattern: the whole request path and query, kept as $1. Tyk matches
+// it against the request URL as a string, which after a tyk:// loop (another router's fallback) is an absolute
+// URL without host, "http:///api?x=1" (Tyk sets the scheme and puts back the original, empty, host; seen on the
+// 5.4 line), so a scheme and host in front are skipped.
+const routerPattern = "^(?:[a-z]+://[^/]*)?(.*)$"
+
+// routerDocument is the router API: the path on its hostname, with every method's operation keyed "/" holding
+// the urlRewrite that sends each request on (see above). Its upstream is the unresolved URL, which only a method
+// outside OpenAPI's (no operation) reaches: Tyk answers it 500.
+func routerDocument(a *API, fallback func() string) *tykoas.Document {
+	c := a.claim
+	d := frame(a.ID, a.Hostname, a.ListenPath(), true, c.tags, c.certs)
+	d.Tyk.Upstream = (&upstreamSpec{}).upstream(a.Path)
+	if c.port != 0 {
+		d.Tyk.Server.Protocol, d.Tyk.Server.Port = "https", c.port
+	}
+	for _, m := range openAPIMethods {
+		rw := tykoas.URLRewrite{Enabled: true, Pattern: routerPattern}
+		bs := a.routed[m]
+		for _, b := range bs {
+			if len(b.conds) == 0 {
+				rw.RewriteTo = internalTarget(b.target)
+				break
+			}
+			tr := tykoas.URLRewriteTrigger{Condition: "all", RewriteTo: internalTarget(b.target)}
+			for _, cond := range b.conds {
+				tr.Rules = append(tr.Rules, cond.rule())
+			}
+			rw.Triggers = append(rw.Triggers, tr)
+		}
+		if rw.RewriteTo == "" {
+			rw.RewriteTo = fallback()
+		}
+		id := strings.ToLower(m)
+		d.AddOperation(operationPath, m, id)
+		setOperation(d, id, tykoas.Operation{URLRewrite: &rw})
+	}
+	return d
+}
+
+// noRuleAPI is the internal API that answers 404 for the requests of a routed path that no match takes.
+func noRuleAPI(router *API) *API {
+	hr, gw := router.Route.Route, router.Parent.Gateway.Gateway
+	id := APIID(hr.Namespace, hr.Name, router.ListenPath()+"\nno rule", gw.Namespace, gw.Name, router.Hostname)
+	plan := &pathPlan{path: router.Path, listenPrefix: "/" + id, methods: map[string]behaviour{}, noRule: true}
+	return &API{ID: id, Route: router.Route, Parent: router.Parent, Hostname: router.Hostname, Path: router.Path,
+		Role: RoleNoRule, Document: internalDocument(id, plan, router.claim.tags), dataPlane: router.dataPlane}
+}
+
+// claimWhere is where an API's claims live: its Gateway's data plane, else the Gateway itself.
+func claimWhere(dataPlane string, gw *gwv1.Gateway) string {
+	if dataPlane != "" {
+		return dataPlane
+	}
+	return "gateway " + gw.Namespace + "/" + gw.Name
+}
+
+func claimWhereOf(a *API) string { return claimWhere(a.dataPlane, a.Parent.Gateway.Gateway) }
+
+// claimBefore orders the router claims of one path: the route that takes precedence first; of one route's claims
+// (two parents whose Gateways share a data plane), the Gateway that sorts first, as dataPlaneShared keeps it.
+func claimBefore(a, b *API) bool {
+	if a.Route != b.Route {
+		return olderRoute(a, b)
+	}
+	ga, gb := a.Parent.Gateway.Gateway, b.Parent.Gateway.Gateway
+	if ga.Namespace != gb.Namespace {
+		return ga.Namespace < gb.Namespace
+	}
+	return ga.Name < gb.Name
+}
