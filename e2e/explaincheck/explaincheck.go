@@ -8,9 +8,11 @@ package explaincheck
 
 import (
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
 	"os"
+	"regexp/syntax"
 	"slices"
 	"sort"
 	"strings"
@@ -85,7 +87,7 @@ func Check(t *testing.T, g *realtyk.Gateway, out *fn.Output, opt Options) Tally 
 			t.Fatalf("Gateway %s: loading %d APIs into the real Tyk Gateway: %v", name, len(docs), err)
 		}
 		for _, r := range append(Requests(apis), opt.Extra...) {
-			ans, err := explain.Explain(out, explain.Request{Method: r.Method, URL: r.url()},
+			ans, err := explain.Explain(out, explain.Request{Method: r.Method, URL: r.url(), Header: r.header()},
 				explain.Options{Gateway: name, Version: version})
 			if err != nil {
 				t.Fatalf("explain %s %s: %v", r.Method, r.url(), err)
@@ -155,14 +157,21 @@ func Requests(apis []*translate.API) []Request {
 	var out []Request
 	for _, api := range apis {
 		lp := api.Document.Tyk.Server.ListenPath.Value
+		variants := triggerVariants(api.Document)
 		for _, host := range hostsOf(api.Document) {
 			for _, p := range pathsUnder(lp) {
 				path, query, _ := strings.Cut(p, "?")
-				for _, m := range methods {
-					r := Request{Method: m, Host: host, Path: path, RawQuery: query}
-					if !seen[r.String()] {
-						seen[r.String()] = true
-						out = append(out, r)
+				for _, v := range variants {
+					q := query
+					if v.query != "" {
+						q = strings.TrimPrefix(q+"&"+v.query, "&")
+					}
+					for _, m := range methods {
+						r := Request{Method: m, Host: host, Path: path, RawQuery: q, Header: v.header}
+						if !seen[r.String()] {
+							seen[r.String()] = true
+							out = append(out, r)
+						}
 					}
 				}
 			}
@@ -216,7 +225,89 @@ func hostsOf(d *tykoas.Document) []string {
 }
 
 func (r Request) String() string {
-	return r.Method + " " + r.url().String()
+	s := r.Method + " " + r.url().String()
+	for _, name := range slices.Sorted(maps.Keys(r.Header)) {
+		s += " " + name + ": " + r.Header[name]
+	}
+	return s
+}
+
+func (r Request) header() http.Header {
+	if len(r.Header) == 0 {
+		return nil
+	}
+	h := http.Header{}
+	for name, value := range r.Header {
+		h.Set(name, value)
+	}
+	return h
+}
+
+// variant is a set of headers and query parameters to send to a path besides nothing: the conditions of one of
+// a router's triggers (router.go in translate), so that every internal API it sends to is reached.
+type variant struct {
+	header map[string]string
+	query  string
+}
+
+// triggerVariants are the request variants that cover an API's urlRewrite triggers: none at all, and each trigger
+// whose rules all match one literal value ("^" + quoted value + "$", as an Exact header or query match is
+// written); a trigger with a regular expression is left to the test's own requests.
+func triggerVariants(d *tykoas.Document) []variant {
+	out := []variant{{}}
+	if d.Tyk.Middleware == nil {
+		return out
+	}
+	seen := map[string]bool{}
+	for _, id := range slices.Sorted(maps.Keys(d.Tyk.Middleware.Operations)) {
+		rw := d.Tyk.Middleware.Operations[id].URLRewrite
+		if rw == nil {
+			continue
+		}
+	triggers:
+		for _, tr := range rw.Triggers {
+			v := variant{header: map[string]string{}}
+			q := url.Values{}
+			for _, rule := range tr.Rules {
+				value, ok := literal(rule.Pattern)
+				if !ok || rule.Negate {
+					continue triggers
+				}
+				switch rule.In {
+				case "header":
+					v.header[rule.Name] = value
+				case "query":
+					q.Set(rule.Name, value)
+				default:
+					continue triggers
+				}
+			}
+			v.query = q.Encode()
+			key := fmt.Sprint(v.header) + "?" + v.query
+			if !seen[key] {
+				seen[key] = true
+				out = append(out, v)
+			}
+		}
+	}
+	return out
+}
+
+// literal reads back the value of a pattern that matches exactly one string, "^" + regexp.QuoteMeta(v) + "$".
+func literal(pattern string) (string, bool) {
+	inner, ok := strings.CutPrefix(pattern, "^")
+	if !ok {
+		return "", false
+	}
+	inner, ok = strings.CutSuffix(inner, "$")
+	if !ok {
+		return "", false
+	}
+	re, err := syntax.Parse(inner, syntax.Perl)
+	if err != nil || re.Op != syntax.OpLiteral && re.Op != syntax.OpEmptyMatch {
+		return "", false
+	}
+	return string(re.Rune), true
 }
 
 // send is the request as sent: a client header that explain's answer may remove, each request header the
