@@ -8,7 +8,6 @@ package conformance
 // after it.
 
 import (
-	"strings"
 	"testing"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -57,28 +56,6 @@ func infraRoute(shortName, file, route string) conformanceTest {
 		},
 	}
 }
-
-// rejectedRoute is a route test the gateway-api profile fails because the reference rejects every rule of the
-// route (why, with the issue that owns it): the routes are Accepted False UnsupportedValue for the Gateway, the
-// message naming the field.
-func rejectedRoute(ct conformanceTest, why, field string, routes ...string) conformanceTest {
-	ct.Gap = why
-	ct.GapTest = func(t *testing.T, w *world) {
-		for _, r := range routes {
-			routeNN := nsName(infraNamespace, r)
-			httpRouteMustHaveCondition(t, w, routeNN, nsName(infraNamespace, "same-namespace"), cond("Accepted", condFalse, "UnsupportedValue"))
-			st, ok := w.routeStatus(t, routeNN)
-			if ok && (len(st.Parents) != 1 || !strings.Contains(conditionsString(st.Parents[0].Conditions), field)) {
-				t.Errorf("HTTPRoute %s: expected one parent whose Accepted message names %s; status.parents: %s", routeNN, field,
-					parentsString(st.Parents))
-			}
-		}
-	}
-	return ct
-}
-
-// issue27 is the issue that takes the gateway-api profile beyond the reference's routing.
-const issue27 = "issue 27 (Exact and regex paths, header and query matches, request-header add, beyond the Operator)"
 
 // appendListener adds a listener to a Gateway of the manifests, as the suite's patches do.
 func appendListener(t *testing.T, nodes []*yaml.RNode, gateway, listenerYAML string) {
@@ -147,11 +124,9 @@ var coreTests = []conformanceTest{
 		},
 	},
 	infraRoute("HTTPRouteExactPathMatching", "httproute-exact-path-matching", "exact-matching"),
-	rejectedRoute(infraRoute("HTTPRouteHeaderMatching", "httproute-header-matching", "header-matching"),
-		"every rule matches headers, which the reference rejects: "+issue27, "headers: header matches are not supported", "header-matching"),
-	rejectedRoute(infraRoute("HTTPRouteMatching", "httproute-matching", "matching"),
-		"every rule has a match with headers, which the reference rejects: "+issue27, "headers: header matches are not supported", "matching"),
-	rejectedRoute(conformanceTest{
+	infraRoute("HTTPRouteHeaderMatching", "httproute-header-matching", "header-matching"),
+	infraRoute("HTTPRouteMatching", "httproute-matching", "matching"),
+	{
 		ShortName: "HTTPRouteMatchingAcrossRoutes",
 		Source:    "tests/httproute-matching-across-routes.go",
 		Manifests: []string{"tests/httproute-matching-across-routes.yaml"},
@@ -159,8 +134,7 @@ var coreTests = []conformanceTest{
 			acceptedAndResolved(t, w, nsName(infraNamespace, "same-namespace"),
 				nsName(infraNamespace, "matching-part1"), nsName(infraNamespace, "matching-part2"))
 		},
-	}, "each route's one rule has a match with headers, which the reference rejects: "+issue27,
-		"headers: header matches are not supported", "matching-part1", "matching-part2"),
+	},
 	infraRoute("HTTPRoutePathMatchOrder", "httproute-path-match-order", "path-matching-order"),
 	infraRoute("HTTPRouteRedirectHostAndStatus", "httproute-redirect-host-and-status", "redirect-host-and-status"),
 	infraRoute("HTTPRouteRequestHeaderModifier", "httproute-request-header-modifier", "request-header-modifier"),

@@ -72,7 +72,7 @@ func TestConformanceGatewayAPIProfile(t *testing.T) {
 		gwcMustHaveAcceptedConditionTrue(t, w, gatewayClassName)
 		// No tykVersion: the APIs are for Tyk 5.14, which serves the timeouts exactly, so they are claimed too.
 		gwcMustListSupportedFeatures(t, w, gatewayClassName, "Gateway", "HTTPRoute", "HTTPRouteBackendTimeout",
-			"HTTPRouteRequestTimeout", "ReferenceGrant")
+			"HTTPRouteMethodMatching", "HTTPRouteQueryParamMatching", "HTTPRouteRequestTimeout", "ReferenceGrant")
 		namespacesMustBeReady(t, w, []string{infraNamespace, appBackendNamespace, webBackendNamespace})
 	})
 

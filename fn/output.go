@@ -46,7 +46,7 @@ func emitAPIs(tr *translate.Output, cfg config.Spec) ([]*yaml.RNode, []*sizeLimi
 		e := emit.API{
 			ID: api.ID, Namespace: hr.Namespace,
 			Route: hr.Namespace + "/" + hr.Name, Gateway: gw.Namespace + "/" + gw.Name,
-			Hostname: api.Hostname, Path: api.Path, Owner: cfg.Owner, Conditions: condJSON[api.Parent], Document: doc,
+			Hostname: api.Hostname, Path: api.Path, Role: api.RoleAnnotation(), Owner: cfg.Owner, Conditions: condJSON[api.Parent], Document: doc,
 		}
 		cm, err := emit.ConfigMap(e)
 		if err != nil {

@@ -61,7 +61,9 @@ func Compare(old, new *Snapshot, failOn map[RiskKind]bool) (*Report, error) {
 		}
 	}
 	for _, a := range r.Removed {
-		risk(RiskAPIRemoved, "API "+a.String())
+		if !a.Internal() {
+			risk(RiskAPIRemoved, "API "+a.String())
+		}
 	}
 	for _, c := range r.Changed {
 		for _, a := range c.Aspects {
@@ -162,10 +164,30 @@ func lineDiff(a, b []string) (onlyA, onlyB []string) {
 	return onlyA, onlyB
 }
 
-// String names an API: route, Gateway, hostname and path, API ID.
+// String names an API: route, Gateway, hostname and path, what it is for when it is not a plain API, API ID.
 func (r Ref) String() string {
+	if w := r.RoleWords(); w != "" {
+		return fmt.Sprintf("%s on %s, %s%s, %s (%s)", r.Route, r.Gateway, r.Hostname, r.Path, w, r.ID)
+	}
 	return fmt.Sprintf("%s on %s, %s%s (%s)", r.Route, r.Gateway, r.Hostname, r.Path, r.ID)
 }
+
+// RoleWords says what an API of a routed path is for, in a reviewer's words ("" for a plain API).
+func (r Ref) RoleWords() string {
+	switch {
+	case r.Role == "router":
+		return "the router of its header, query and method matches"
+	case strings.HasPrefix(r.Role, "internal "):
+		return "the internal API of " + strings.TrimPrefix(r.Role, "internal ") + ", reached through the router"
+	case r.Role == "no rule":
+		return "the internal API that answers 404 where no rule matches"
+	}
+	return r.Role
+}
+
+// Internal reports whether Tyk reaches the API only through a router: its removal removes nothing a client could
+// call, and the router's routing says where its requests go instead.
+func (r Ref) Internal() bool { return strings.HasPrefix(r.Role, "internal ") || r.Role == "no rule" }
 
 func sortRefs(refs []Ref) { sort.Slice(refs, func(i, j int) bool { return refLess(refs[i], refs[j]) }) }
 

@@ -20,7 +20,10 @@ type Facts map[string][]string
 
 // The aspects, in the order a report lists them.
 const (
-	AspectServed          = "methods served"
+	AspectServed = "methods served"
+	// AspectRouting is a router API's (header, query and method matches, translate's router.go): which
+	// internal API each request goes to, by the conditions it meets.
+	AspectRouting         = "routing"
 	AspectNotFound        = "methods answered 404"
 	AspectRedirects       = "redirects"
 	AspectFixed           = "fixed answers"
@@ -39,7 +42,7 @@ const (
 	AspectOwner = "owner"
 )
 
-var aspectOrder = []string{AspectServed, AspectNotFound, AspectRedirects, AspectFixed, AspectUpstream, AspectRewrites,
+var aspectOrder = []string{AspectServed, AspectRouting, AspectNotFound, AspectRedirects, AspectFixed, AspectUpstream, AspectRewrites,
 	AspectRequestHeaders, AspectResponseHeaders, AspectTimeouts, AspectAuthentication, AspectBase, AspectRateLimit, AspectCertificates,
 	AspectOther}
 
@@ -102,6 +105,9 @@ type behaviour struct {
 	// timeout is the enforced timeout: Tyk answers 504 after it.
 	timeout            string
 	skipAuthentication bool
+	// route is a router's urlRewrite in words: each trigger's conditions and the API it sends to, then where the
+	// rest goes.
+	route string
 }
 
 // describeOperations reads the behaviour of every method from the OpenAPI operations and their Tyk middleware
@@ -151,11 +157,12 @@ func describeOperations(f Facts, tree map[string]any, x tykoas.XTykAPIGateway) {
 		f[aspect] = append(f[aspect], grouped(labels, func(l string) string { return value(byLabel[l]) })...)
 	}
 	group(AspectServed, func(b behaviour) string {
-		if b.notFound || b.fixed != "" || b.redirect != "" {
+		if b.notFound || b.fixed != "" || b.redirect != "" || b.route != "" {
 			return ""
 		}
 		return "proxied"
 	})
+	group(AspectRouting, func(b behaviour) string { return b.route })
 	group(AspectNotFound, func(b behaviour) string { return when(b.notFound, "404") })
 	group(AspectRedirects, func(b behaviour) string { return b.redirect })
 	group(AspectFixed, func(b behaviour) string { return b.fixed })
@@ -178,7 +185,9 @@ func operationBehaviour(op tykoas.Operation, listenPath string) behaviour {
 			b.fixed = fmt.Sprintf("%d %s", m.Code, m.Body)
 		}
 	}
-	if r := op.URLRewrite; r != nil && r.Enabled && !translate.IsBareListenPathLoop(r, listenPath) {
+	if r := op.URLRewrite; r != nil && r.Enabled && translate.IsRouterRewrite(r) {
+		b.route = routeWords(r)
+	} else if r != nil && r.Enabled && !translate.IsBareListenPathLoop(r, listenPath) {
 		b.rewrite = fmt.Sprintf("%s to %s", r.Pattern, r.RewriteTo)
 	}
 	b.requestH = headerChanges(op.TransformRequestHeaders)
@@ -350,4 +359,23 @@ func lookup(tree map[string]any, dotted string) any {
 		cur = m[k]
 	}
 	return cur
+}
+
+// routeWords is a router's urlRewrite as a reviewer reads it: "X-Canary ^true$ to API gwapi-…; otherwise to API
+// gwapi-…", each trigger in the order Tyk tries them.
+func routeWords(r *tykoas.URLRewrite) string {
+	var parts []string
+	for _, tr := range r.Triggers {
+		var conds []string
+		for _, rule := range tr.Rules {
+			c := rule.In + " " + rule.Name + " " + rule.Pattern
+			if rule.Negate {
+				c = "not " + c
+			}
+			conds = append(conds, c)
+		}
+		parts = append(parts, strings.Join(conds, " and ")+" to API "+translate.LoopTarget(tr.RewriteTo))
+	}
+	parts = append(parts, "otherwise to API "+translate.LoopTarget(r.RewriteTo))
+	return strings.Join(parts, "; ")
 }

@@ -38,8 +38,12 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		folded(&b, len(refs), strings.ToLower(title[:1])+title[1:], func(b *strings.Builder) {
 			b.WriteString("| Route | Gateway | Hostname | Path | API ID |\n|---|---|---|---|---|\n")
 			for _, a := range refs {
+				path := code(a.Path)
+				if w := a.RoleWords(); w != "" {
+					path += " (" + w + ")"
+				}
 				fmt.Fprintf(b, "| %s | %s | %s | %s | %s |\n", code(a.Route), code(a.Gateway), code(a.Hostname),
-					code(a.Path), code(a.ID))
+					path, code(a.ID))
 			}
 		})
 	}

@@ -43,6 +43,9 @@ type Ref struct {
 	Gateway  string `json:"gateway"`
 	Hostname string `json:"hostname"`
 	Path     string `json:"path"`
+	// Role is what an API of a routed path is for (emit.AnnotationRole: "router", "internal spec.rules[N]",
+	// "no rule"), "" for a plain API.
+	Role string `json:"role,omitempty"`
 	// Owner is the application that owns the API (the render's label gateway2tyk.io/owner, or on a target the
 	// marker's owner); "" when not known, or for an API made before owners.
 	Owner string `json:"owner,omitempty"`
@@ -148,7 +151,7 @@ func fromItems(items []*yaml.RNode, base func(Ref) string) *Snapshot {
 			a := meta.Annotations
 			doc, _ := it.GetDataMap()[emit.DocumentKey]
 			ref := Ref{ID: meta.Labels[emit.LabelAPIID], Route: a[emit.AnnotationRoute], Gateway: a[emit.AnnotationGateway],
-				Hostname: a[emit.AnnotationHostname], Path: a[emit.AnnotationPath], Owner: emit.Owner(meta.Labels)}
+				Hostname: a[emit.AnnotationHostname], Path: a[emit.AnnotationPath], Role: a[emit.AnnotationRole], Owner: emit.Owner(meta.Labels)}
 			s.APIs[ref.ID] = &API{Ref: ref, Document: doc, Base: base(ref)}
 			continue
 		}

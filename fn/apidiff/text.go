@@ -22,6 +22,10 @@ func (r *Report) WriteText(w io.Writer) error {
 	if len(r.Removed) > 0 {
 		fmt.Fprintf(&b, "APIs removed (%d)\n", len(r.Removed))
 		for _, a := range r.Removed {
+			if a.Internal() {
+				fmt.Fprintf(&b, "  - %s\n", a)
+				continue
+			}
 			fmt.Fprintf(&b, "  - %s%s\n", a, mark(RiskAPIRemoved))
 		}
 	}

@@ -22,10 +22,13 @@ const (
 	LabelComponent    = "app.kubernetes.io/component"
 	ComponentSyncHook = "sync-hook"
 
-	AnnotationRoute      = "gateway2tyk.io/route"
-	AnnotationGateway    = "gateway2tyk.io/gateway"
-	AnnotationHostname   = "gateway2tyk.io/hostname"
-	AnnotationPath       = "gateway2tyk.io/path"
+	AnnotationRoute    = "gateway2tyk.io/route"
+	AnnotationGateway  = "gateway2tyk.io/gateway"
+	AnnotationHostname = "gateway2tyk.io/hostname"
+	AnnotationPath     = "gateway2tyk.io/path"
+	// AnnotationRole says what an API of a routed path is for (gateway-api profile; none on a plain API):
+	// "router", "internal spec.rules[N]" (the rule it serves), "no rule" (its 404s).
+	AnnotationRole       = "gateway2tyk.io/role"
 	AnnotationConditions = "gateway2tyk.io/conditions"
 	AnnotationStatus     = "gateway2tyk.io/status"
 	AnnotationHealth     = "gateway2tyk.io/health"

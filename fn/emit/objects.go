@@ -17,6 +17,7 @@ type API struct {
 	Gateway    string // "<ns>/<name>"
 	Hostname   string
 	Path       string
+	Role       string // AnnotationRole, "" for a plain API
 	Owner      string // the application that owns the API (config.Spec.Owner)
 	Conditions string // JSON array
 	Document   []byte // the Tyk OAS document (JSON)
@@ -128,6 +129,9 @@ func (b *builder) object(apiVersion, kind string, api API) *yaml.Node {
 	appendField(annotations, AnnotationGateway, setterValue(b.str(api.Gateway)))
 	appendField(annotations, AnnotationHostname, setterValue(b.str(api.Hostname)))
 	appendField(annotations, AnnotationPath, setterValue(b.str(api.Path)))
+	if api.Role != "" {
+		appendField(annotations, AnnotationRole, setterValue(b.str(api.Role)))
+	}
 	appendField(annotations, AnnotationRoute, setterValue(b.str(api.Route)))
 	appendField(meta, yaml.AnnotationsField, annotations)
 	return node
@@ -151,7 +155,7 @@ func init() {
 	for _, k := range []string{"apiVersion", "kind", yaml.MetadataField, yaml.NameField, yaml.NamespaceField,
 		yaml.LabelsField, yaml.AnnotationsField, "data", "spec", "tykOAS", "configmapRef",
 		LabelManagedBy, LabelAPIID, LabelOwner, AnnotationConditions, AnnotationGateway, AnnotationHostname, AnnotationPath,
-		AnnotationRoute} {
+		AnnotationRole, AnnotationRoute} {
 		fieldKeys[k] = &yaml.Node{Kind: yaml.ScalarNode, Value: k}
 	}
 	for _, k := range []string{DocumentKey, "name", "namespace", "keyName"} {

@@ -54,13 +54,17 @@ func setterObject(apiVersion, kind string, api API) (*yaml.RNode, error) {
 	if err := node.SetLabels(map[string]string{LabelManagedBy: ManagedBy, LabelAPIID: api.ID, LabelOwner: api.Owner}); err != nil {
 		return nil, err
 	}
-	return node, node.SetAnnotations(map[string]string{
+	annotations := map[string]string{
 		AnnotationRoute:      api.Route,
 		AnnotationGateway:    api.Gateway,
 		AnnotationHostname:   api.Hostname,
 		AnnotationPath:       api.Path,
 		AnnotationConditions: api.Conditions,
-	})
+	}
+	if api.Role != "" {
+		annotations[AnnotationRole] = api.Role
+	}
+	return node, node.SetAnnotations(annotations)
 }
 
 // trickyStrings are values YAML 1.1 reads as something other than a string, or nearly so.
@@ -85,8 +89,12 @@ func randomAPI(r *rand.Rand) API {
 		}
 		return b.String()
 	}
-	return API{ID: pick(), Namespace: pick(), Route: pick(), Gateway: pick(), Hostname: pick(), Path: pick(), Owner: pick(),
+	api := API{ID: pick(), Namespace: pick(), Route: pick(), Gateway: pick(), Hostname: pick(), Path: pick(), Owner: pick(),
 		Conditions: pick(), Document: []byte(pick())}
+	if r.IntN(2) == 0 {
+		api.Role = pick() // an API of a routed path
+	}
+	return api
 }
 
 func TestObjectsAreTheSettersNodes(t *testing.T) {
@@ -97,7 +105,7 @@ func TestObjectsAreTheSettersNodes(t *testing.T) {
 		apis = append(apis, randomAPI(r))
 	}
 	for _, s := range trickyStrings {
-		apis = append(apis, API{ID: s, Namespace: s, Route: s, Gateway: s, Hostname: s, Path: s, Owner: s, Conditions: s, Document: []byte(s)})
+		apis = append(apis, API{ID: s, Namespace: s, Route: s, Gateway: s, Hostname: s, Path: s, Role: s, Owner: s, Conditions: s, Document: []byte(s)})
 	}
 	for i, api := range apis {
 		for _, c := range []struct {

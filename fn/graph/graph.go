@@ -298,7 +298,16 @@ func (b *builder) api(api *translate.API) {
 	if api.Exact {
 		where += " (Exact)" // beside the PathPrefix of the same value, which is another API
 	}
-	n := Node{Kind: KindAPI, Lines: []string{"API " + api.ID, where}}
+	lines := []string{"API " + api.ID, where}
+	switch api.Role {
+	case translate.RoleRouter:
+		lines = append(lines, "router: sends each request to the rule whose match takes it")
+	case translate.RoleInternal:
+		lines = append(lines, fmt.Sprintf("internal: spec.rules[%d], reached through the router", api.Rules[0]))
+	case translate.RoleNoRule:
+		lines = append(lines, "internal: 404 for what no rule matches")
+	}
+	n := Node{Kind: KindAPI, Lines: lines}
 	apiID := b.node("api", api.ID, n)
 	r := api.Route
 	if rID, ok := b.id("r", r.Route.Namespace+"/"+r.Route.Name); ok {

@@ -37,6 +37,20 @@ type branch struct {
 	pair
 }
 
+// routed says the plan's path is served by a router (router.go): some match has conditions, or, where methods are
+// routed too (the gateway-api profile), a method.
+func (p *pathPlan) routed(methods bool) bool {
+	if p.dispatch {
+		return true
+	}
+	for _, b := range p.branches {
+		if methods && !p.exact && b.method != anyMethod {
+			return true // an Exact path keeps its own method answers (exact.go)
+		}
+	}
+	return false
+}
+
 // matchKey is what rule matches on the plan's path: each of its matches there (method and conditions), sorted.
 func (p *pathPlan) matchKey(rule int) string {
 	var keys []string

@@ -65,7 +65,9 @@ type routedBranch struct {
 }
 
 // routerKeys are the paths (claimKey: data plane or Gateway, hostname, listen path) that some route matches with
-// header or query conditions: every route on such a path takes part in its router.
+// header or query conditions or a method: every route on such a path takes part in its router. A method is routed
+// too, so that a request whose method no match of the path takes goes on to the rules of shorter paths, as
+// Gateway API asks, instead of the 404 the reference answers.
 func routerKeys(res *attachment.Result, dp DataPlanes) map[string]bool {
 	keys := map[string]bool{}
 	if !dp.HeaderAndQueryMatches() {
@@ -79,7 +81,7 @@ func routerKeys(res *attachment.Result, dp DataPlanes) map[string]bool {
 			where := claimWhere(dataPlaneOf(parent.Gateway), parent.Gateway.Gateway)
 			for _, rule := range r.Route.Spec.Rules {
 				for _, m := range rule.Matches {
-					if len(m.Headers)+len(m.QueryParams) == 0 || m.Path == nil || m.Path.Type == nil ||
+					if (len(m.Headers)+len(m.QueryParams) == 0 && m.Method == nil) || m.Path == nil || m.Path.Type == nil ||
 						*m.Path.Type != gwv1.PathMatchPathPrefix || m.Path.Value == nil {
 						continue
 					}
@@ -382,4 +384,29 @@ func claimBefore(a, b *API) bool {
 		return ga.Namespace < gb.Namespace
 	}
 	return ga.Name < gb.Name
+}
+
+// IsRouterRewrite reports whether rw is a router API's urlRewrite (see routerDocument), which readers of rendered
+// documents (diff) describe as routing, not as a rewrite a rule asked for.
+func IsRouterRewrite(rw *tykoas.URLRewrite) bool {
+	return rw != nil && rw.Pattern == routerPattern && strings.HasPrefix(rw.RewriteTo, "tyk://")
+}
+
+// LoopTarget is the API a router's rewriteTo sends to: the ID in tyk://<id>/...
+func LoopTarget(rewriteTo string) string {
+	id, _, _ := strings.Cut(strings.TrimPrefix(rewriteTo, "tyk://"), "/")
+	return strings.TrimSuffix(id, "$1")
+}
+
+// RoleAnnotation is the API's role as the emitted objects say it (emit.AnnotationRole): "" for a plain API.
+func (a *API) RoleAnnotation() string {
+	switch a.Role {
+	case RoleRouter:
+		return "router"
+	case RoleInternal:
+		return fmt.Sprintf("internal spec.rules[%d]", a.Rules[0])
+	case RoleNoRule:
+		return "no rule"
+	}
+	return ""
 }

@@ -229,7 +229,7 @@ func translateRoute(r *attachment.Route, dp DataPlanes, bases Bases, leaves *lea
 					continue // another parentRef to the same Gateway already serves it
 				}
 				seen[id] = true
-				if plan.dispatch || routed[claimWhere(dataPlaneOf(parent.Gateway), gw)+"\n"+host+"\n"+plan.listenPath()] {
+				if plan.routed(served.conditions) || routed[claimWhere(dataPlaneOf(parent.Gateway), gw)+"\n"+host+"\n"+plan.listenPath()] {
 					for _, api := range routedAPIs(r, parent, host, plan, byIndex, tags, certs, port) {
 						if api.Role == RoleInternal && base != nil {
 							api.Base = base

@@ -436,9 +436,12 @@ func encode(v any) ([]byte, error) {
 //     second time, under another path (/{rest}, or /{customRegex1} on the 5.4 line) with operations named
 //     "{rest:.*}GET" and so on: a path the desired document does not have, whose every operation's
 //     operationId ends in an upper-case HTTP method and has no middleware in the desired document, is left out
-//     with its middleware.
+//     with its middleware;
+//   - the rules of an urlRewrite trigger are listed in no fixed order (Tyk keeps each kind of them in a map, seen
+//     on the 5.4 line): both sides are compared with them sorted (by in, name and pattern).
 func asTykLists(doc, desired map[string]any) {
 	tyk, _ := doc["x-tyk-api-gateway"].(map[string]any)
+	sortTriggerRules(tyk)
 	if auth, ok := dig(tyk, "server", "authentication", "securitySchemes", "authToken").(map[string]any); ok {
 		delete(auth, "header")
 	}
@@ -508,4 +511,20 @@ func dig(v any, keys ...string) any {
 		v = m[k]
 	}
 	return v
+}
+
+// sortTriggerRules sorts the rules of every operation's urlRewrite triggers (see asTykLists).
+func sortTriggerRules(tyk map[string]any) {
+	ops, _ := dig(tyk, "middleware", "operations").(map[string]any)
+	for _, op := range ops {
+		triggers, _ := dig(op, "urlRewrite", "triggers").([]any)
+		for _, tr := range triggers {
+			rules, _ := dig(tr, "rules").([]any)
+			key := func(r any) string {
+				m, _ := r.(map[string]any)
+				return fmt.Sprint(m["in"], "\x00", m["name"], "\x00", m["pattern"])
+			}
+			sort.SliceStable(rules, func(i, j int) bool { return key(rules[i]) < key(rules[j]) })
+		}
+	}
 }

@@ -215,3 +215,18 @@ func TestCertificateIDs(t *testing.T) {
 	assert.Equal(t, []string{"org1abc"}, CertificateIDs([]byte(`{"x-tyk-api-gateway":{"server":{"customDomain":{"certificates":["org1abc"]}}}}`)))
 	assert.Nil(t, CertificateIDs([]byte(`{}`)))
 }
+
+// A Tyk Gateway lists the rules of an urlRewrite trigger in no fixed order (the 5.4 line did): the same rules in
+// another order are equal, other rules are not.
+func TestEqualTriggerRulesInAnyOrder(t *testing.T) {
+	doc := func(rules string) []byte {
+		return []byte(`{"openapi":"3.0.3","info":{"title":"r","version":"1"},"paths":{},"x-tyk-api-gateway":{"info":{"id":"r","name":"r","state":{"active":true}},` +
+			`"middleware":{"operations":{"get":{"urlRewrite":{"enabled":true,"pattern":"^(.*)$","rewriteTo":"tyk://a/a$1",` +
+			`"triggers":[{"condition":"all","rewriteTo":"tyk://b/b$1","rules":[` + rules + `]}]}}}},"server":{"listenPath":{"value":"/"}},"upstream":{"url":"http://x"}}}`)
+	}
+	beta := `{"in":"header","name":"X-Beta","pattern":"^1$"}`
+	canary := `{"in":"header","name":"X-Canary","pattern":"^true$"}`
+	assert.True(t, Equal(doc(beta+","+canary), doc(canary+","+beta)))
+	assert.False(t, Equal(doc(beta+","+canary), doc(beta)))
+	assert.False(t, Equal(doc(beta+","+canary), doc(beta+`,{"in":"header","name":"X-Canary","pattern":"^false$"}`)))
+}

@@ -16,11 +16,15 @@ import (
 )
 
 // gatewayAPI are the features of the gateway-api profile: the Core features of the GATEWAY-HTTP conformance
-// profile. An Extended feature is listed only once its tests pass against a real Tyk.
+// profile, and the Extended ones it serves on every Tyk release. An Extended feature is listed only once its
+// tests pass against a real Tyk.
 var gatewayAPI = []features.FeatureName{
 	features.SupportGateway,
 	features.SupportHTTPRoute,
 	features.SupportReferenceGrant,
+	// Routed by a router API's triggers on every Tyk release (translate's router.go).
+	features.SupportHTTPRouteQueryParamMatching,
+	features.SupportHTTPRouteMethodMatching,
 }
 
 // timeouts are listed when the APIs are for Tyk 5.14 or later (spec.tykVersion not older), which takes the

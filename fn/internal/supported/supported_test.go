@@ -13,13 +13,15 @@ func TestFeatures(t *testing.T) {
 	// Tyk Operator 1.6 writes no supportedFeatures: the operator profile adds none.
 	assert.Nil(t, Features(config.Spec{Profile: config.ProfileOperator}))
 	assert.Nil(t, Features(config.Spec{Profile: config.ProfileOperator, TykVersion: "5.14"}))
-	// The Core features of GATEWAY-HTTP and the timeouts Tyk 5.14 serves exactly, sorted by name as the field
-	// requires, and nothing else.
+	// The Core features of GATEWAY-HTTP, method and query matching (routers, every release) and the timeouts Tyk
+	// 5.14 serves exactly, sorted by name as the field requires, and nothing else.
 	all := []gwv1.SupportedFeature{{Name: "Gateway"}, {Name: "HTTPRoute"}, {Name: "HTTPRouteBackendTimeout"},
-		{Name: "HTTPRouteRequestTimeout"}, {Name: "ReferenceGrant"}}
+		{Name: "HTTPRouteMethodMatching"}, {Name: "HTTPRouteQueryParamMatching"}, {Name: "HTTPRouteRequestTimeout"},
+		{Name: "ReferenceGrant"}}
 	assert.Equal(t, all, Features(config.Spec{Profile: config.ProfileGatewayAPI}))
 	assert.Equal(t, all, Features(config.Spec{Profile: config.ProfileGatewayAPI, TykVersion: "v5.14.0"}))
 	// For an older Tyk, whole seconds: the suite's 500ms would be 1s, so the timeouts are not claimed.
-	assert.Equal(t, []gwv1.SupportedFeature{{Name: "Gateway"}, {Name: "HTTPRoute"}, {Name: "ReferenceGrant"}},
+	assert.Equal(t, []gwv1.SupportedFeature{{Name: "Gateway"}, {Name: "HTTPRoute"}, {Name: "HTTPRouteMethodMatching"},
+		{Name: "HTTPRouteQueryParamMatching"}, {Name: "ReferenceGrant"}},
 		Features(config.Spec{Profile: config.ProfileGatewayAPI, TykVersion: "5.8"}))
 }
