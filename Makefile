@@ -280,8 +280,10 @@ SIZES ?= 1000 10000
 RUNS  ?= 2
 HOSTNAMES ?= 1
 FLEET     ?= default
+# BENCH_PROFILE=gateway-api renders the fleets with that profile (PROFILE is e2e-conformance's).
+BENCH_PROFILE ?=
 bench:
-	SIZES="$(SIZES)" RUNS="$(RUNS)" HOSTNAMES="$(HOSTNAMES)" FLEET="$(FLEET)" GO="$(GO)" sh bench/run.sh
+	SIZES="$(SIZES)" RUNS="$(RUNS)" HOSTNAMES="$(HOSTNAMES)" FLEET="$(FLEET)" PROFILE="$(BENCH_PROFILE)" GO="$(GO)" sh bench/run.sh
 
 # Wall time of each documented pipeline (kustomize transformer, the large-app kustomize path, the Argo CD plugin as
 # its sidecar runs it, kpt, the function alone) with and without gateway2tyk, on generated fleets of SIZES routes

@@ -13,6 +13,7 @@
 #   HOSTNAMES hostnames of each route          (default 1; 2 makes the fleet whose output is ~14x its input)
 #   FLEET    default | heavy (every rule a filter and 3-4 weighted backends) | flow (written as people write
 #            YAML: small collections in flow style, comments) | heavy-flow (both)
+#   PROFILE  the RenderConfig's spec.profile: operator (default) or gateway-api
 #
 # Plain sh: every step checks its own status (no pipefail).
 
@@ -28,6 +29,11 @@ heavy) FLEET_FLAGS=-heavy ;;
 flow) FLEET_FLAGS=-flow ;;
 heavy-flow) FLEET_FLAGS="-heavy -flow" ;;
 *) echo "bench: FLEET must be default, heavy, flow or heavy-flow (got $FLEET)" >&2; exit 2 ;;
+esac
+PROFILE=${PROFILE:-}
+case "$PROFILE" in
+"" | operator | gateway-api) ;;
+*) echo "bench: PROFILE must be operator or gateway-api (got $PROFILE)" >&2; exit 2 ;;
 esac
 GO=${GO:-go}
 OUT=bench/out
@@ -88,9 +94,9 @@ best_of() {
 rows=
 prev_n= prev_wall=
 for n in $SIZES; do
-	input="$OUT/routes-$n-h$HOSTNAMES-$FLEET.yaml"
+	input="$OUT/routes-$n-h$HOSTNAMES-$FLEET${PROFILE:+-$PROFILE}.yaml"
 	# FLEET_FLAGS is unquoted on purpose: it holds zero, one or two flags.
-	if ! "$OUT/gen" -routes "$n" -seed "$SEED" -hostnames "$HOSTNAMES" $FLEET_FLAGS >"$input"; then
+	if ! "$OUT/gen" -routes "$n" -seed "$SEED" -hostnames "$HOSTNAMES" -profile "$PROFILE" $FLEET_FLAGS >"$input"; then
 		echo "bench: generating $n routes failed" >&2
 		exit 1
 	fi

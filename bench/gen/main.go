@@ -27,12 +27,13 @@ func main() {
 	heavy := flag.Bool("heavy", false, "give every rule a filter and three or four weighted backends")
 	flow := flag.Bool("flow", false, "write the items as people write them: small collections in flow style, comments")
 	app := flag.String("app", "", "write the fleet as application directories under this directory instead of a ResourceList on stdout")
+	profile := flag.String("profile", "", "the RenderConfig's spec.profile (default: none, the operator profile)")
 	flag.Parse()
 	if *routes < 1 || *hostnames < 1 {
 		fmt.Fprintln(os.Stderr, "gen: -routes and -hostnames must be at least 1")
 		os.Exit(2)
 	}
-	shape := resourcelist.Shape{Hostnames: *hostnames, Heavy: *heavy, Flow: *flow}
+	shape := resourcelist.Shape{Hostnames: *hostnames, Heavy: *heavy, Flow: *flow, Profile: *profile}
 	if *app != "" {
 		var b bytes.Buffer
 		resourcelist.GenerateShape(&b, *routes, *seed, shape)

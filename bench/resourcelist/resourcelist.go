@@ -60,6 +60,8 @@ type Shape struct {
 	// Flow writes the items the way people write them by hand (examples/): the small mappings and sequences of
 	// a spec in flow style, a comment above every route and a line comment on some of its fields (see Flow).
 	Flow bool
+	// Profile, when set, is the RenderConfig's spec.profile (the fleet renders with the operator profile by default).
+	Profile string
 }
 
 // Generate writes the ResourceList of n routes (n >= 1) made from seed. The same n and seed give the same bytes.
@@ -91,6 +93,9 @@ func GenerateShape(w io.Writer, n int, seed uint64, shape Shape) {
   spec:
     output: ConfigMap
 `)
+	if shape.Profile != "" {
+		g.printf("    profile: %s\n", shape.Profile)
+	}
 }
 
 func (g *gen) printf(format string, args ...any) { fmt.Fprintf(g.w, format, args...) }

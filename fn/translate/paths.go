@@ -73,11 +73,11 @@ func (p *pathPlan) listenPath() string {
 // reference that rules matching the same path must use the same backends and, for overlapping methods, the same
 // filters. No rule can be preferred without depending on rule order, so every rule in such a conflict is
 // dropped, and the plan is made again from the rules that are left (a dropped rule may free other paths).
-func planPaths(rules []*rule) ([]*pathPlan, []Drop) {
+func planPaths(rules []*rule, routesMethods bool) ([]*pathPlan, []Drop) {
 	var drops []Drop
 	live := rules
 	for {
-		plans, conflicts := groupPaths(live)
+		plans, conflicts := groupPaths(live, routesMethods)
 		if len(conflicts) == 0 {
 			return plans, drops
 		}
@@ -93,7 +93,7 @@ func planPaths(rules []*rule) ([]*pathPlan, []Drop) {
 	}
 }
 
-func groupPaths(rules []*rule) ([]*pathPlan, map[int]string) {
+func groupPaths(rules []*rule, routesMethods bool) ([]*pathPlan, map[int]string) {
 	byPath := map[string]*pathPlan{}
 	conflicts := map[int]string{}
 	conflict := func(a, b int, format string, args ...any) {
@@ -117,6 +117,16 @@ func groupPaths(rules []*rule) ([]*pathPlan, map[int]string) {
 		// it conflicts only with a claim of the same conditions, which a request takes alike.
 		conds string
 	}
+	// A path served by a router (router.go) gives each rule an internal API of its own, so its rules conflict
+	// only where a request cannot tell them apart: the same method and the same conditions.
+	routed := map[string]bool{}
+	for _, r := range rules {
+		for _, pr := range r.pairs {
+			if len(pr.conds) > 0 || (routesMethods && !pr.exact && pr.method != anyMethod) {
+				routed[pr.listenPath()] = true
+			}
+		}
+	}
 	claims := map[string][]claim{}
 	for _, r := range rules {
 		for _, pr := range r.pairs {
@@ -132,7 +142,7 @@ func groupPaths(rules []*rule) ([]*pathPlan, map[int]string) {
 			p.branches = append(p.branches, branch{rule: r.index, pair: pr})
 			p.dispatch = p.dispatch || len(pr.conds) > 0
 			for _, c := range claims[lp] {
-				if c.rule == r.index || c.conds != conditionsKey(pr.conds) {
+				if c.rule == r.index || c.conds != conditionsKey(pr.conds) || (routed[lp] && c.method != pr.method) {
 					continue
 				}
 				if r.upstream != nil && c.upstream != nil && c.upstream.key() != r.upstream.key() {

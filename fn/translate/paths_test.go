@@ -53,7 +53,7 @@ func summarize(plans []*pathPlan, drops []Drop) planSummary {
 // overlapping methods, the same filters, else they are rejected; rules on one path become one API.
 func TestPlanPaths(t *testing.T) {
 	t.Run("same path, same backend, same filters: one plan", func(t *testing.T) {
-		s := summarize(planPaths([]*rule{
+		s := summarize(planPathsRef([]*rule{
 			testRule(0, "orders", "", on("/orders", "GET")),
 			testRule(1, "orders", "", on("/orders", "POST"), on("/orders", "GET")),
 		}))
@@ -63,7 +63,7 @@ func TestPlanPaths(t *testing.T) {
 		}
 	})
 	t.Run("same path, different backends: both dropped", func(t *testing.T) {
-		plans, drops := planPaths([]*rule{
+		plans, drops := planPathsRef([]*rule{
 			testRule(0, "orders", "", on("/orders", "GET")),
 			testRule(1, "orders-writer", "", on("/orders", "POST")),
 			testRule(2, "orders", "", on("/invoices", anyMethod)),
@@ -90,14 +90,14 @@ func TestPlanPaths(t *testing.T) {
 			"GET and any method": {testRule(0, "orders", "cache", on("/orders", "GET")),
 				testRule(1, "orders", "", on("/orders", anyMethod))},
 		} {
-			s := summarize(planPaths(rules))
+			s := summarize(planPathsRef(rules))
 			if !reflect.DeepEqual(s.dropped, []int{0, 1}) || len(s.paths) != 0 {
 				t.Errorf("%s: %+v", name, s)
 			}
 		}
 	})
 	t.Run("same path, disjoint methods, different filters: separate operations", func(t *testing.T) {
-		plans, drops := planPaths([]*rule{
+		plans, drops := planPathsRef([]*rule{
 			testRule(0, "orders", "read", on("/orders", "GET")),
 			testRule(1, "orders", "write", on("/orders", "POST"), on("/orders", "DELETE")),
 		})
@@ -122,7 +122,7 @@ func TestPlanPaths(t *testing.T) {
 	t.Run("a dropped rule frees a path", func(t *testing.T) {
 		// Rule 0 matches /orders and /invoices; it conflicts with rule 1 on /orders, so it is dropped, and /invoices
 		// is then served by rule 2 alone.
-		s := summarize(planPaths([]*rule{
+		s := summarize(planPathsRef([]*rule{
 			testRule(0, "orders", "", on("/orders", anyMethod), on("/invoices", anyMethod)),
 			testRule(1, "orders-writer", "", on("/orders", anyMethod)),
 			testRule(2, "orders", "", on("/invoices", anyMethod)),
@@ -132,7 +132,7 @@ func TestPlanPaths(t *testing.T) {
 		}
 	})
 	t.Run("rules that all agree on a path are one plan whatever their order", func(t *testing.T) {
-		s := summarize(planPaths([]*rule{
+		s := summarize(planPathsRef([]*rule{
 			testRule(0, "orders", "", on("/orders", anyMethod)),
 			testRule(1, "orders", "", on("/orders", anyMethod)),
 		}))
@@ -172,7 +172,7 @@ func TestPlanPathsDoesNotDependOnRuleOrder(t *testing.T) {
 					s := specs[k]
 					rules = append(rules, testRule(i, s.backend, s.header, s.pairs...))
 				}
-				plans, drops := planPaths(rules)
+				plans, drops := planPathsRef(rules)
 				// Describe the outcome by content (two rules written alike are the same rule): the rules dropped, the
 				// rules kept, and the paths planned.
 				droppedIdx := map[int]bool{}
@@ -226,3 +226,6 @@ func permutations(n int) [][]int {
 	}
 	return out
 }
+
+// planPathsRef is planPaths as the reference plans: methods not routed.
+func planPathsRef(rules []*rule) ([]*pathPlan, []Drop) { return planPaths(rules, false) }

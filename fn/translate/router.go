@@ -230,13 +230,14 @@ func routeMethods(claims []*API) map[string][]routedBranch {
 			if order[a.route] != order[b.route] {
 				return order[a.route] < order[b.route]
 			}
-			// Gateway API goes by rule order here; the render by the conditions and the internal API, so that
-			// reordering rules changes nothing (the reference's way). It matters only to a request that two
-			// matches of one route, with as many header and query matches each, both take.
-			if ka, kb := conditionsKey(a.conds), conditionsKey(b.conds); ka != kb {
-				return ka < kb
+			// Then Gateway API's rule order (the upstream suite's HTTPRouteHeaderMatching holds it: "version: two"
+			// of rule 1 before "color: blue" of rule 3). So reordering the rules of a route can reorder its
+			// triggers here, where two of its matches with as many header and query matches are met by one
+			// request; the API IDs stay.
+			if a.rule != b.rule {
+				return a.rule < b.rule
 			}
-			return a.target < b.target
+			return a.match < b.match
 		})
 		for i, b := range bs {
 			if len(b.conds) == 0 {

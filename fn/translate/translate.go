@@ -192,7 +192,7 @@ func translateRoute(r *attachment.Route, dp DataPlanes, bases Bases, leaves *lea
 			tr.Approximations = append(tr.Approximations, compiled.approximations...)
 		}
 	}
-	plans, drops := planPaths(rules)
+	plans, drops := planPaths(rules, served.conditions)
 	tr.Drops = append(tr.Drops, drops...)
 	sort.SliceStable(tr.Drops, func(i, j int) bool { return tr.Drops[i].Rule < tr.Drops[j].Rule })
 
