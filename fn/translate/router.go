@@ -174,7 +174,7 @@ func buildRouters(candidates []*API, routes []*Route) []*API {
 		}
 		for _, c := range claims[1:] {
 			drop[c] = true
-			if !used[c] {
+			if !used[c] && c.Route != owner.Route && !sameRouteBefore(claims, c) {
 				w := owner.Route.Route
 				lose(byRoute[c.Route], c, status.ReasonPathConflict, fmt.Sprintf(
 					"%s on %s of Gateway %s/%s is served by HTTPRoute %s/%s, whose matches take precedence over every "+
@@ -197,7 +197,12 @@ func buildRouters(candidates []*API, routes []*Route) []*API {
 // including the first without conditions (the ones after it can never be reached).
 func routeMethods(claims []*API) map[string][]routedBranch {
 	var all []routedBranch
+	seen := map[*attachment.Route]bool{}
 	for _, c := range claims {
+		if seen[c.Route] {
+			continue // the same route through a second Gateway of the data plane: its matches are the first's
+		}
+		seen[c.Route] = true
 		for _, b := range c.claim.plan.branches {
 			all = append(all, routedBranch{branch: b, route: c, target: c.claim.internal[b.rule]})
 		}
@@ -410,4 +415,18 @@ func (a *API) RoleAnnotation() string {
 		return "no rule"
 	}
 	return ""
+}
+
+// sameRouteBefore reports whether a claim of c's route comes before c (a second Gateway of the same data plane:
+// its matches are served by the first's).
+func sameRouteBefore(claims []*API, c *API) bool {
+	for _, o := range claims {
+		if o == c {
+			return false
+		}
+		if o.Route == c.Route {
+			return true
+		}
+	}
+	return false
 }
