@@ -29,6 +29,8 @@ type pathPlan struct {
 	// methods that no rule matches answer that no rule matches the request (the routed path's no-rule API).
 	listenPrefix string
 	noRule       bool
+	// upstreams are the upstream keys of the plan's rules that send upstream (a redirect has none).
+	upstreams map[int]string
 }
 
 // branch is one match of a rule on the plan's path.
@@ -37,15 +39,26 @@ type branch struct {
 	pair
 }
 
-// routed says the plan's path is served by a router (router.go): some match has conditions, or, where methods are
-// routed too (the gateway-api profile), a method.
+// routed says the plan's path is served by a router (router.go) whatever the other routes do: some match has
+// conditions, or, where methods are routed (the gateway-api profile), its methods go to different backends, which
+// one plain API cannot do (routerKeys decides the rest).
 func (p *pathPlan) routed(methods bool) bool {
 	if p.dispatch {
 		return true
 	}
+	if !methods || p.exact {
+		return false // an Exact path keeps its own method answers (exact.go)
+	}
+	// Rules that survived planning with other backends on one path match other methods (groupPaths drops those
+	// that a request cannot tell apart).
+	first := ""
 	for _, b := range p.branches {
-		if methods && !p.exact && b.method != anyMethod {
-			return true // an Exact path keeps its own method answers (exact.go)
+		if up := p.upstreams[b.rule]; up != "" {
+			if first == "" {
+				first = up
+			} else if up != first {
+				return true
+			}
 		}
 	}
 	return false
@@ -133,13 +146,16 @@ func groupPaths(rules []*rule, routesMethods bool) ([]*pathPlan, map[int]string)
 			lp := pr.listenPath()
 			p := byPath[lp]
 			if p == nil {
-				p = &pathPlan{path: pr.path, exact: pr.exact, methods: map[string]behaviour{}}
+				p = &pathPlan{path: pr.path, exact: pr.exact, methods: map[string]behaviour{}, upstreams: map[int]string{}}
 				byPath[lp] = p
 			}
 			if len(p.rules) == 0 || p.rules[len(p.rules)-1] != r.index {
 				p.rules = append(p.rules, r.index)
 			}
 			p.branches = append(p.branches, branch{rule: r.index, pair: pr})
+			if r.upstream != nil {
+				p.upstreams[r.index] = r.upstream.key()
+			}
 			p.dispatch = p.dispatch || len(pr.conds) > 0
 			for _, c := range claims[lp] {
 				if c.rule == r.index || c.conds != conditionsKey(pr.conds) || (routed[lp] && c.method != pr.method) {

@@ -64,15 +64,25 @@ type routedBranch struct {
 	target string
 }
 
-// routerKeys are the paths (claimKey: data plane or Gateway, hostname, listen path) that some route matches with
-// header or query conditions or a method: every route on such a path takes part in its router. A method is routed
-// too, so that a request whose method no match of the path takes goes on to the rules of shorter paths, as
-// Gateway API asks, instead of the 404 the reference answers.
+// routerKeys are the paths (claimKey: data plane or Gateway, hostname, listen path) served by a router: those
+// some route matches with header or query conditions, and those some route matches with a method where a plain
+// API would not do what Gateway API asks, because another route matches the path too (their matches are ordered
+// together) or a shorter path on the hostname would take the methods no match of the path takes (the plain API
+// answers them 404). A method-only path with neither stays a plain API, whose 404 for the other methods is then
+// what Gateway API asks (translateRoute also routes one whose rules send its methods to different backends).
+// Every route on a routed path takes part in its router.
 func routerKeys(res *attachment.Result, dp DataPlanes) map[string]bool {
 	keys := map[string]bool{}
 	if !dp.HeaderAndQueryMatches() {
 		return keys
 	}
+	type info struct {
+		routes        map[*attachment.Route]bool
+		conds, method bool
+	}
+	infos := map[string]*info{}
+	values := map[string]map[string]bool{} // where + hostname → the PathPrefix values matched there
+	var order []string
 	for _, r := range res.Routes {
 		for _, parent := range r.Parents {
 			if parent.Accepted.Status != "True" {
@@ -81,18 +91,49 @@ func routerKeys(res *attachment.Result, dp DataPlanes) map[string]bool {
 			where := claimWhere(dataPlaneOf(parent.Gateway), parent.Gateway.Gateway)
 			for _, rule := range r.Route.Spec.Rules {
 				for _, m := range rule.Matches {
-					if (len(m.Headers)+len(m.QueryParams) == 0 && m.Method == nil) || m.Path == nil || m.Path.Type == nil ||
-						*m.Path.Type != gwv1.PathMatchPathPrefix || m.Path.Value == nil {
+					if m.Path == nil || m.Path.Type == nil || *m.Path.Type != gwv1.PathMatchPathPrefix || m.Path.Value == nil {
 						continue
 					}
 					for _, host := range parentHostnames(parent) {
-						keys[where+"\n"+host+"\n"+*m.Path.Value] = true
+						wh := where + "\n" + host
+						if values[wh] == nil {
+							values[wh] = map[string]bool{}
+						}
+						values[wh][*m.Path.Value] = true
+						k := wh + "\n" + *m.Path.Value
+						in := infos[k]
+						if in == nil {
+							in = &info{routes: map[*attachment.Route]bool{}}
+							infos[k] = in
+							order = append(order, k)
+						}
+						in.routes[r] = true
+						in.conds = in.conds || len(m.Headers)+len(m.QueryParams) > 0
+						in.method = in.method || m.Method != nil
 					}
 				}
 			}
 		}
 	}
+	for _, k := range order {
+		in := infos[k]
+		wh, value := k[:strings.LastIndexByte(k, '\n')], k[strings.LastIndexByte(k, '\n')+1:]
+		if in.conds || (in.method && (len(in.routes) > 1 || hasShorter(values[wh], value))) {
+			keys[k] = true
+		}
+	}
 	return keys
+}
+
+// hasShorter reports whether a value shorter than v, and a string prefix of it, is matched (Tyk would give such
+// an API the requests of v's path that no match of v takes).
+func hasShorter(set map[string]bool, v string) bool {
+	for i := len(v) - 1; i >= 1; i-- {
+		if set[v[:i]] {
+			return true
+		}
+	}
+	return false
 }
 
 // routedAPIs makes a routed plan's internal APIs (one per rule) and the route's router claim.
