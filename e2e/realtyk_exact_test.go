@@ -3,8 +3,6 @@ package e2e_test
 import (
 	"net/http"
 	"net/url"
-	"os"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -25,15 +23,8 @@ import (
 // Exact rules that need one (POST /login, the /old redirect), so those requests fall to the / rule there.
 func TestRealTykExactPaths(t *testing.T) {
 	g := realtyk.Start(t, realtyk.Find(t))
-	version, err := tykroute.ParseVersion(g.Version)
-	require.NoError(t, err)
+	version, out := renderStoryFor(t, "profile-gateway-api-exact-paths", g)
 	mocks := tykroute.MockMatchedClassically(version)
-
-	data, err := os.ReadFile("../fn/testdata/profile-gateway-api-exact-paths/input.yaml")
-	require.NoError(t, err)
-	input := strings.Replace(string(data), "spec: {profile: gateway-api}", "spec: {profile: gateway-api, tykVersion: \""+version.String()+"\"}", 1)
-	require.NotEqual(t, string(data), input, "the story's RenderConfig changed shape")
-	_, out := renderInput(t, input)
 
 	const web = "spec.rules[7]"
 	fallback := func(rule string) string {

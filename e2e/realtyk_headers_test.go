@@ -3,7 +3,6 @@ package e2e_test
 import (
 	"net/http"
 	"net/url"
-	"os"
 	"sort"
 	"strings"
 	"testing"
@@ -14,7 +13,6 @@ import (
 	"github.com/gateway2tyk/gateway2tyk/e2e/explaincheck"
 	"github.com/gateway2tyk/gateway2tyk/e2e/realtyk"
 	"github.com/gateway2tyk/gateway2tyk/fn/explain"
-	"github.com/gateway2tyk/gateway2tyk/fn/tykroute"
 )
 
 // TestRealTykHeaderAndQueryMatches holds the gateway-api profile's header and query matches (router and internal
@@ -25,14 +23,7 @@ import (
 // expression, the shorter path's rules for a request no match of a longer one takes, and 404 where no rule does.
 func TestRealTykHeaderAndQueryMatches(t *testing.T) {
 	g := realtyk.Start(t, realtyk.Find(t))
-	version, err := tykroute.ParseVersion(g.Version)
-	require.NoError(t, err)
-
-	data, err := os.ReadFile("../fn/testdata/profile-gateway-api-header-matching/input.yaml")
-	require.NoError(t, err)
-	input := strings.Replace(string(data), "spec: {profile: gateway-api}", "spec: {profile: gateway-api, tykVersion: \""+version.String()+"\"}", 1)
-	require.NotEqual(t, string(data), input, "the story's RenderConfig changed shape")
-	_, out := renderInput(t, input)
+	version, out := renderStoryFor(t, "profile-gateway-api-header-matching", g)
 
 	const shop, beta = "shop/shop", "shop/beta"
 	cases := []struct {

@@ -2,8 +2,6 @@ package e2e_test
 
 import (
 	"net/http"
-	"os"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -22,15 +20,8 @@ import (
 // mock on the bare listen path, and looping it there changes the path), so the requests go to the / rule.
 func TestRealTykRedirectKeepsPath(t *testing.T) {
 	g := realtyk.Start(t, realtyk.Find(t))
-	version, err := tykroute.ParseVersion(g.Version)
-	require.NoError(t, err)
+	version, out := renderStoryFor(t, "profile-gateway-api-redirect-keeps-path", g)
 	served := tykroute.MockMatchedClassically(version)
-
-	data, err := os.ReadFile("../fn/testdata/profile-gateway-api-redirect-keeps-path/input.yaml")
-	require.NoError(t, err)
-	input := strings.Replace(string(data), "spec: {profile: gateway-api}", "spec: {profile: gateway-api, tykVersion: \""+version.String()+"\"}", 1)
-	require.NotEqual(t, string(data), input, "the story's RenderConfig changed shape")
-	_, out := renderInput(t, input)
 
 	cases := []struct {
 		path, query string

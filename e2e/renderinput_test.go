@@ -1,6 +1,7 @@
 package e2e_test
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -8,8 +9,10 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/gateway2tyk/gateway2tyk/e2e/realtyk"
 	"github.com/gateway2tyk/gateway2tyk/fn"
 	"github.com/gateway2tyk/gateway2tyk/fn/config"
+	"github.com/gateway2tyk/gateway2tyk/fn/tykroute"
 )
 
 // renderInput renders a ResourceList (a story's input.yaml) with its own function config, in memory: the items
@@ -24,4 +27,18 @@ func renderInput(t *testing.T, input string) ([]*yaml.RNode, *fn.Output) {
 	out, err := fn.Render(items, cfg)
 	require.NoError(t, err)
 	return items, out
+}
+
+// renderStoryFor renders a gateway-api story of fn/testdata (its RenderConfig written "spec: {profile:
+// gateway-api}") for the release Gateway g runs (spec.tykVersion), and gives that release.
+func renderStoryFor(t *testing.T, story string, g *realtyk.Gateway) (tykroute.Version, *fn.Output) {
+	t.Helper()
+	version, err := tykroute.ParseVersion(g.Version)
+	require.NoError(t, err)
+	data, err := os.ReadFile("../fn/testdata/" + story + "/input.yaml")
+	require.NoError(t, err)
+	input := strings.Replace(string(data), "spec: {profile: gateway-api}", "spec: {profile: gateway-api, tykVersion: \""+version.String()+"\"}", 1)
+	require.NotEqual(t, string(data), input, "story %s: its RenderConfig changed shape", story)
+	_, out := renderInput(t, input)
+	return version, out
 }
