@@ -192,6 +192,14 @@ func compileRule(i int, r gwv1.HTTPRouteRule, backends backendsOf, listeners []l
 	}
 	prefix := compileFilters(f, r.Filters, &out.behaviour, listeners, served.redirectsKeepPath, add)
 	if rd := out.behaviour.redirect; rd != nil && rd.keepPath {
+		for m, match := range r.Matches {
+			if len(match.Headers)+len(match.QueryParams) > 0 || match.Method != nil {
+				// Its path is then served by a router, and the internal API that would answer the redirect
+				// gets the request under its own listen path: $tyk_context.path would not be the client's path.
+				add(fmt.Sprintf("%s.matches[%d]", f, m), "a RequestRedirect that keeps the path, with a header, "+
+					"query parameter or method match, is not supported yet")
+			}
+		}
 		for k, filter := range r.Filters {
 			if filter.Type == gwv1.HTTPRouteFilterRequestRedirect {
 				out.approximations = append(out.approximations, Drop{Rule: i, Field: fmt.Sprintf("%s.filters[%d].requestRedirect", f, k),
