@@ -22,7 +22,11 @@ var gatewayAPI = []features.FeatureName{
 	features.SupportGateway,
 	features.SupportHTTPRoute,
 	features.SupportReferenceGrant,
-	// Routed by a router API's triggers on every Tyk release (translate's router.go).
+}
+
+// routed are served by router APIs' triggers (translate's router.go) on every release that loads the rendered
+// APIs (tykroute.MinVersion on): listed unless the APIs are for an older one.
+var routed = []features.FeatureName{
 	features.SupportHTTPRouteQueryParamMatching,
 	features.SupportHTTPRouteMethodMatching,
 }
@@ -42,7 +46,11 @@ func Features(cfg config.Spec) []gwv1.SupportedFeature {
 		return nil
 	}
 	listed := slices.Clone(gatewayAPI)
-	if tyk := cfg.TykRelease(); tyk.IsZero() || !tyk.Less(tykroute.TimeoutDurations) {
+	tyk := cfg.TykRelease()
+	if tyk.IsZero() || !tyk.Less(tykroute.MinVersion) {
+		listed = append(listed, routed...)
+	}
+	if tyk.IsZero() || !tyk.Less(tykroute.TimeoutDurations) {
 		listed = append(listed, timeouts...)
 	}
 	out := make([]gwv1.SupportedFeature, 0, len(listed))
