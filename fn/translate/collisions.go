@@ -55,15 +55,11 @@ func resolveCollisions(candidates []*API, routes []*Route) []*API {
 	return out
 }
 
-// claimKey is what two APIs must not share: the hostname and path on one set of Tyk Gateways. Those are the
-// data plane of the Gateway when it has one (two Gateways can share it), else the Gateway itself.
+// claimKey is what two APIs must not share: the hostname and path on one port of one set of Tyk Gateways.
+// Those are the data plane of the Gateway when it has one (two Gateways can share it), else the Gateway itself
+// (claimWhere).
 func claimKey(a *API) string {
-	where := a.dataPlane
-	if where == "" {
-		gw := a.Parent.Gateway.Gateway
-		where = "gateway " + gw.Namespace + "/" + gw.Name
-	}
-	return where + "\n" + a.Hostname + "\n" + a.ListenPath()
+	return claimWhereOf(a) + "\n" + a.Hostname + "\n" + a.ListenPath()
 }
 
 func dataPlaneShared(candidates []*API, byRoute map[*attachment.Route]*Route) []*API {

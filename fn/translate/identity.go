@@ -3,6 +3,7 @@ package translate
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"regexp"
 	"strings"
 )
 
@@ -22,4 +23,24 @@ func customDomain(hostname string) string {
 		return "{h:.+}" + hostname[1:]
 	}
 	return hostname
+}
+
+// plainDomain writes the hostname of a listen_port API whose hostname and listen path an API on a TLS port has
+// too (plainBesideTLS) as a host template that matches the same hosts but is another string, since Tyk keeps one
+// API per custom domain string and listen path whatever its port: the first label becomes a variable whose
+// pattern is the label itself, "shop.example.com" is "{http:shop}.example.com" and "*.example.com" is
+// "{http:.+}.example.com". gorilla/mux anchors a host template and compares the host without its port when the
+// template has no ":" (as here), so exactly the hosts of customDomain reach the API.
+func plainDomain(hostname string) string {
+	label, rest, more := strings.Cut(hostname, ".")
+	if label == "*" {
+		label = ".+"
+	} else {
+		label = regexp.QuoteMeta(label)
+	}
+	out := "{http:" + label + "}"
+	if more {
+		out += "." + rest
+	}
+	return out
 }

@@ -221,13 +221,15 @@ func methodName(m string) string {
 //
 // Operations are keyed operationPath and named after their method (see operationPath for how they cover every
 // path under the listen path).
-func (p *pathPlan) operations(d *tykoas.Document, upstream func(*upstreamSpec) string) {
+//
+// host is the API's exact hostname, which a redirect that keeps the request's host names (redirect.locationFor).
+func (p *pathPlan) operations(d *tykoas.Document, host string, upstream func(*upstreamSpec) string) {
 	if all, ok := p.methods[anyMethod]; ok {
 		if all.empty() {
 			return
 		}
 		for _, m := range openAPIMethods {
-			p.addOperation(d, m, all, upstream)
+			p.addOperation(d, host, m, all, upstream)
 		}
 		return
 	}
@@ -236,23 +238,23 @@ func (p *pathPlan) operations(d *tykoas.Document, upstream func(*upstreamSpec) s
 		if !ok {
 			b = behaviour{notFound: true, noRule: p.noRule}
 		}
-		p.addOperation(d, m, b, upstream)
+		p.addOperation(d, host, m, b, upstream)
 	}
 }
 
 // addOperation writes one method's operation. An Exact path's API takes only its bare listen path, so a mock
 // needs neither the copy for the paths below it nor the loop of the bare listen path: the classic match of "/"
 // finds it (ExactServed; compileRule drops such rules for the releases that only look through the router).
-func (p *pathPlan) addOperation(d *tykoas.Document, method string, b behaviour, upstream func(*upstreamSpec) string) {
+func (p *pathPlan) addOperation(d *tykoas.Document, host, method string, b behaviour, upstream func(*upstreamSpec) string) {
 	listenPath, up := p.listenPath(), p.upstream
 	id := strings.ToLower(method)
 	d.AddOperation(operationPath, method, id)
 	var op tykoas.Operation
-	if mock := b.mock(method); mock != nil {
+	if mock := b.mock(method, host); mock != nil {
 		op.MockResponse = mock
 		keepPath := b.redirect != nil && b.redirect.keepPath
 		if keepPath {
-			op.TransformResponseHeaders = &tykoas.TransformHeaders{Enabled: true, Add: []tykoas.Header{requestPathLocation(b.redirect)}}
+			op.TransformResponseHeaders = &tykoas.TransformHeaders{Enabled: true, Add: []tykoas.Header{requestPathLocation(b.redirect, host)}}
 			enableContextVariables(d)
 		}
 		if !p.exact && !keepPath {
@@ -278,8 +280,9 @@ func (p *pathPlan) addOperation(d *tykoas.Document, method string, b behaviour, 
 	}
 }
 
-// mock is the answer Tyk gives itself for the behaviour: 404 for a method no rule matches, or the redirect.
-func (b behaviour) mock(method string) *tykoas.MockResponse {
+// mock is the answer Tyk gives itself for the behaviour on the API of host: 404 for a method no rule matches,
+// or the redirect.
+func (b behaviour) mock(method, host string) *tykoas.MockResponse {
 	switch {
 	case b.notFound && b.noRule:
 		return &tykoas.MockResponse{Enabled: true, Code: 404, Body: `{"error":"no rule of the routes on this path matches the request"}`}
@@ -290,7 +293,7 @@ func (b behaviour) mock(method string) *tykoas.MockResponse {
 		return &tykoas.MockResponse{Enabled: true, Code: b.redirect.code} // Location: requestPathLocation
 	case b.redirect != nil:
 		return &tykoas.MockResponse{Enabled: true, Code: b.redirect.code,
-			Headers: []tykoas.Header{{Name: "Location", Value: b.redirect.location}}}
+			Headers: []tykoas.Header{{Name: "Location", Value: b.redirect.locationFor(host)}}}
 	}
 	return nil
 }

@@ -112,7 +112,7 @@ func TestPlanPaths(t *testing.T) {
 			t.Errorf("POST and DELETE should share rule 1's behaviour, GET rule 0's")
 		}
 		d := tykoas.NewDocument("gwapi-test")
-		p.operations(d, baseURL)
+		p.operations(d, "", baseURL)
 		ops := d.Tyk.Middleware.Operations
 		if ops["get"].TransformRequestHeaders == nil || ops["post"].TransformRequestHeaders == nil ||
 			ops["delete"].TransformRequestHeaders == nil || ops["put"].MockResponse == nil || ops["put"].MockResponse.Code != 404 {

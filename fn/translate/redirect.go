@@ -2,6 +2,7 @@ package translate
 
 import (
 	"strconv"
+	"strings"
 
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
@@ -12,6 +13,8 @@ import (
 type listenerFacts struct {
 	scheme string // "http" or "https", from the listener protocol
 	port   int32
+	// hostnames are the route's effective hostnames on the listener ("" for none: any host).
+	hostnames []string
 }
 
 // constantRedirect implements the RequestRedirect row: Tyk has no redirect middleware, so a redirect is a mock
@@ -22,7 +25,12 @@ type listenerFacts struct {
 //
 // keepPath (the gateway-api profile, for a Tyk that finds mock responses the classic way) serves a redirect
 // without path too, which keeps the request's path: see requestPathLocation.
-func constantRedirect(field string, r *gwv1.HTTPRequestRedirectFilter, listeners []listenerFacts, keepPath bool,
+//
+// keepHost (the gateway-api profile) serves a redirect without hostname, which keeps the request's host, where
+// the host is known for every API of the route: each listener that admits it gives it exact hostnames only (no
+// wildcard, no "any host"). Each API then has one custom domain, one exact host, and its Location names it
+// (redirect.locationFor); Tyk's mux compares the Host header with that domain, so no other host reaches the API.
+func constantRedirect(field string, r *gwv1.HTTPRequestRedirectFilter, listeners []listenerFacts, keepPath, keepHost bool,
 	add func(string, string, ...any)) *redirect {
 	if r == nil {
 		add(field, "required for a RequestRedirect filter")
@@ -33,9 +41,20 @@ func constantRedirect(field string, r *gwv1.HTTPRequestRedirectFilter, listeners
 		add(field+sub, format, args...)
 		ok = false
 	}
+	hostKept := false
 	if r.Hostname == nil {
-		fail(".hostname", "must be set: Tyk answers a redirect with a fixed Location, and without a hostname the "+
-			"Location depends on the request")
+		switch inexact := inexactHostname(listeners); {
+		case keepHost && inexact == "":
+			hostKept = true
+		case keepHost:
+			fail(".hostname", "must be set here: the route's hostname on a listener is %s, so the Location would "+
+				"name the request's host, which Tyk cannot write into a Location; with exact hostnames (spec.hostnames "+
+				"or the listener's hostname) the host is kept", inexact)
+		default:
+			fail(".hostname", "must be set: Tyk answers a redirect with a fixed Location, and without a hostname the "+
+				"Location depends on the request (the gateway-api profile, spec.profile of the RenderConfig, keeps "+
+				"the host where the route's hostnames are exact)")
+		}
 	}
 	pathKept := r.Path == nil && keepPath
 	if !pathKept && (r.Path == nil || r.Path.Type != gwv1.FullPathHTTPPathModifier || r.Path.ReplaceFullPath == nil) {
@@ -66,19 +85,46 @@ func constantRedirect(field string, r *gwv1.HTTPRequestRedirectFilter, listeners
 	if !ok {
 		return nil
 	}
-	location := scheme + "://" + string(*r.Hostname)
-	if port != 0 && port != wellKnownPort(scheme) {
-		location += ":" + strconv.Itoa(int(port))
-	}
-	code := 302
+	out := &redirect{code: 302, scheme: scheme, keepPath: pathKept}
 	if r.StatusCode != nil {
-		code = *r.StatusCode
+		out.code = *r.StatusCode
 	}
-	if pathKept {
-		return &redirect{code: code, location: location, keepPath: true}
+	if !hostKept {
+		out.host = string(*r.Hostname)
 	}
-	location += *r.Path.ReplaceFullPath
-	return &redirect{code: code, location: location}
+	if port != 0 && port != wellKnownPort(scheme) {
+		out.port = ":" + strconv.Itoa(int(port))
+	}
+	if !pathKept {
+		out.path = *r.Path.ReplaceFullPath
+	}
+	return out
+}
+
+// inexactHostname describes the first effective hostname of the listeners that is not one exact host (a
+// wildcard, or none: any host), "" when there is none.
+func inexactHostname(ls []listenerFacts) string {
+	for _, l := range ls {
+		for _, h := range l.hostnames {
+			switch {
+			case h == "":
+				return "not set (any host)"
+			case strings.HasPrefix(h, "*."):
+				return "the wildcard " + h
+			}
+		}
+	}
+	return ""
+}
+
+// locationFor is the redirect's Location on the API of host (without the request's path when it is kept): the
+// redirect's hostname, or host when it keeps the request's (host is then exact: constantRedirect).
+func (r *redirect) locationFor(host string) string {
+	h := r.host
+	if h == "" {
+		h = host
+	}
+	return r.scheme + "://" + h + r.port + r.path
 }
 
 // requestPathVariable is the context variable Tyk replaces with the request's path (r.URL.Path, when its
@@ -93,8 +139,8 @@ const requestPathVariable = "$tyk_context.path"
 // responses the classic way serves it: the OpenAPI router finds no mock on the bare listen path, which the render
 // otherwise loops into <listenPath>/, and the loop changes the path (seen on the 5.4 line and v5.8.11: /r is
 // redirected to .../r/).
-func requestPathLocation(r *redirect) tykoas.Header {
-	return tykoas.Header{Name: "Location", Value: r.location + requestPathVariable}
+func requestPathLocation(r *redirect, host string) tykoas.Header {
+	return tykoas.Header{Name: "Location", Value: r.locationFor(host) + requestPathVariable}
 }
 
 func sameScheme(ls []listenerFacts) (string, bool) {

@@ -1,8 +1,10 @@
 package translate
 
 import (
+	"fmt"
 	"reflect"
 	"sort"
+	"strings"
 	"testing"
 
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -109,7 +111,7 @@ func TestConstantRedirect(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var fields []string
-			got := constantRedirect(f, c.r, c.listeners, false, func(field, _ string, _ ...any) { fields = append(fields, field) })
+			got := constantRedirect(f, c.r, c.listeners, false, false, func(field, _ string, _ ...any) { fields = append(fields, field) })
 			sort.Strings(fields)
 			if !reflect.DeepEqual(fields, c.want.fields) {
 				t.Fatalf("rejected fields = %v, want %v", fields, c.want.fields)
@@ -123,8 +125,8 @@ func TestConstantRedirect(t *testing.T) {
 			if got == nil {
 				t.Fatal("no redirect")
 			}
-			if got.code != c.want.code || got.location != c.want.location {
-				t.Fatalf("redirect = %d %s, want %d %s", got.code, got.location, c.want.code, c.want.location)
+			if loc := got.locationFor("api.example.com"); got.code != c.want.code || loc != c.want.location {
+				t.Fatalf("redirect = %d %s, want %d %s", got.code, loc, c.want.code, c.want.location)
 			}
 		})
 	}
@@ -139,22 +141,69 @@ func TestRedirectKeepsPath(t *testing.T) {
 	host := ptr(gwv1.PreciseHostname("example.org"))
 	var fields []string
 	reject := func(field, _ string, _ ...any) { fields = append(fields, field) }
-	got := constantRedirect(f, &gwv1.HTTPRequestRedirectFilter{Hostname: host, StatusCode: ptr(301)}, []listenerFacts{http8080}, true, reject)
-	if len(fields) > 0 || got == nil || !got.keepPath || got.code != 301 || got.location != "http://example.org:8080" {
+	got := constantRedirect(f, &gwv1.HTTPRequestRedirectFilter{Hostname: host, StatusCode: ptr(301)}, []listenerFacts{http8080}, true, false, reject)
+	if len(fields) > 0 || got == nil || !got.keepPath || got.code != 301 || got.locationFor("api.example.com") != "http://example.org:8080" {
 		t.Fatalf("redirect = %+v, rejected %v", got, fields)
 	}
-	if h := requestPathLocation(got); h.Name != "Location" || h.Value != "http://example.org:8080$tyk_context.path" {
+	if h := requestPathLocation(got, "api.example.com"); h.Name != "Location" || h.Value != "http://example.org:8080$tyk_context.path" {
 		t.Fatalf("Location = %+v", h)
 	}
 	got = constantRedirect(f, &gwv1.HTTPRequestRedirectFilter{Hostname: host,
 		Path: &gwv1.HTTPPathModifier{Type: gwv1.PrefixMatchHTTPPathModifier, ReplacePrefixMatch: ptr("/catalog")}},
-		[]listenerFacts{http80}, true, reject)
+		[]listenerFacts{http80}, true, false, reject)
 	if got != nil || !reflect.DeepEqual(fields, []string{f + ".path"}) {
 		t.Fatalf("ReplacePrefixMatch: redirect = %+v, rejected %v", got, fields)
 	}
 	fields = nil
-	if got = constantRedirect(f, &gwv1.HTTPRequestRedirectFilter{}, []listenerFacts{http80}, true, reject); got != nil ||
+	if got = constantRedirect(f, &gwv1.HTTPRequestRedirectFilter{}, []listenerFacts{http80}, true, false, reject); got != nil ||
 		!reflect.DeepEqual(fields, []string{f + ".hostname"}) {
 		t.Fatalf("no hostname: redirect = %+v, rejected %v", got, fields)
+	}
+}
+
+// TestRedirectKeepsHost: where the host can be kept (the gateway-api profile), a redirect without hostname names
+// the API's own host in its Location, provided every listener that admits the route gives it exact hostnames
+// only; a wildcard or "any host" leaves the Location to the request's Host header, which Tyk cannot write, and
+// the hostname field is rejected with a message that says why. Without keepHost (the operator profile) the
+// rejection names the profile that serves it.
+func TestRedirectKeepsHost(t *testing.T) {
+	const f = "spec.rules[0].filters[0].requestRedirect"
+	exact := listenerFacts{scheme: "http", port: 80, hostnames: []string{"shop.example.com", "www.example.com"}}
+	var fields, messages []string
+	reject := func(field, format string, args ...any) {
+		fields = append(fields, field)
+		messages = append(messages, fmt.Sprintf(format, args...))
+	}
+	toHTTPS := &gwv1.HTTPRequestRedirectFilter{Scheme: ptr("https"), StatusCode: ptr(301)}
+	got := constantRedirect(f, toHTTPS, []listenerFacts{exact}, true, true, reject)
+	if len(fields) > 0 || got == nil || !got.keepPath || got.code != 301 {
+		t.Fatalf("scheme only: redirect = %+v, rejected %v", got, messages)
+	}
+	for host, want := range map[string]string{"shop.example.com": "https://shop.example.com$tyk_context.path",
+		"www.example.com": "https://www.example.com$tyk_context.path"} {
+		if h := requestPathLocation(got, host); h.Value != want {
+			t.Errorf("Location on %s = %q, want %q", host, h.Value, want)
+		}
+	}
+	got = constantRedirect(f, &gwv1.HTTPRequestRedirectFilter{Port: ptr(gwv1.PortNumber(8443)), Path: fullPath("/login")},
+		[]listenerFacts{exact}, false, true, reject)
+	if len(fields) > 0 || got == nil || got.locationFor("shop.example.com") != "http://shop.example.com:8443/login" {
+		t.Fatalf("full path: redirect = %+v, rejected %v", got, messages)
+	}
+	for _, hosts := range [][]string{{"shop.example.com", "*.example.com"}, {""}} {
+		fields, messages = nil, nil
+		l := listenerFacts{scheme: "http", port: 80, hostnames: hosts}
+		if got := constantRedirect(f, toHTTPS, []listenerFacts{exact, l}, true, true, reject); got != nil ||
+			!reflect.DeepEqual(fields, []string{f + ".hostname"}) {
+			t.Fatalf("hostnames %q: redirect = %+v, rejected %v", hosts, got, fields)
+		}
+		if !strings.Contains(messages[0], "wildcard *.example.com") && !strings.Contains(messages[0], "any host") {
+			t.Errorf("hostnames %q: message %q does not say which hostname is not exact", hosts, messages[0])
+		}
+	}
+	fields, messages = nil, nil
+	if got := constantRedirect(f, toHTTPS, []listenerFacts{exact}, true, false, reject); got != nil ||
+		!strings.Contains(strings.Join(messages, ""), "gateway-api profile") {
+		t.Fatalf("operator profile: redirect = %+v, rejected %v", got, messages)
 	}
 }

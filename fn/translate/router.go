@@ -3,6 +3,7 @@ package translate
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/gateway2tyk/gateway2tyk/fn/internal/attachment"
@@ -88,14 +89,13 @@ func routerKeys(res *attachment.Result, dp DataPlanes) map[string]bool {
 			if parent.Accepted.Status != "True" {
 				continue
 			}
-			where := claimWhere(dataPlaneOf(parent.Gateway), parent.Gateway.Gateway)
 			for _, rule := range r.Route.Spec.Rules {
 				for _, m := range rule.Matches {
 					if m.Path == nil || m.Path.Type == nil || *m.Path.Type != gwv1.PathMatchPathPrefix || m.Path.Value == nil {
 						continue
 					}
 					for _, host := range parentHostnames(parent) {
-						wh := where + "\n" + host
+						wh := claimWhere(dataPlaneOf(parent.Gateway), parent.Gateway.Gateway, tykPort(dp, parent, host)) + "\n" + host
 						if values[wh] == nil {
 							values[wh] = map[string]bool{}
 						}
@@ -138,7 +138,7 @@ func hasShorter(set map[string]bool, v string) bool {
 
 // routedAPIs makes a routed plan's internal APIs (one per rule) and the route's router claim.
 func routedAPIs(r *attachment.Route, parent *attachment.Parent, host string, plan *pathPlan, rules map[int]*rule,
-	tags, certs []string, port int) []*API {
+	tags, certs []string, port int, besideTLS bool) []*API {
 	hr, gw := r.Route, parent.Gateway.Gateway
 	claim := &routerClaim{plan: plan, internal: map[int]string{}, tags: tags, certs: certs, port: port}
 	var out []*API
@@ -160,18 +160,18 @@ func routedAPIs(r *attachment.Route, parent *attachment.Parent, host string, pla
 		ip := &pathPlan{path: plan.path, listenPrefix: "/" + id, methods: map[string]behaviour{anyMethod: ru.behaviour},
 			upstream: ru.upstream, rules: []int{b.rule}}
 		out = append(out, &API{ID: id, Route: r, Parent: parent, Hostname: host, Path: plan.path, Rules: ip.rules,
-			Role: RoleInternal, Document: internalDocument(id, ip, tags), dataPlane: dataPlaneOf(parent.Gateway)})
+			Role: RoleInternal, Document: internalDocument(id, host, ip, tags), dataPlane: dataPlaneOf(parent.Gateway)})
 	}
 	out = append(out, &API{ID: APIID(hr.Namespace, hr.Name, plan.listenPath(), gw.Namespace, gw.Name, host), Route: r,
 		Parent: parent, Hostname: host, Path: plan.path, Rules: plan.rules, Role: RoleRouter, claim: claim,
-		dataPlane: dataPlaneOf(parent.Gateway)})
+		dataPlane: dataPlaneOf(parent.Gateway), port: port, besideTLS: besideTLS})
 	return out
 }
 
-// internalDocument is the API of an internal plan: a plain document with the internal listen path, no custom
-// domain (Tyk routes nothing to it), marked internal.
-func internalDocument(id string, plan *pathPlan, tags []string) *tykoas.Document {
-	d := document(id, "", plan, tags, nil)
+// internalDocument is the API of an internal plan for host: a plain document with the internal listen path, no
+// custom domain (Tyk routes nothing to it), marked internal.
+func internalDocument(id, host string, plan *pathPlan, tags []string) *tykoas.Document {
+	d := document(id, host, "", plan, tags, nil)
 	d.Tyk.Info.State.Internal = true
 	return d
 }
@@ -372,7 +372,7 @@ const routerPattern = "^(?:[a-z]+://[^/]*)?(.*)$"
 // outside OpenAPI's (no operation) reaches: Tyk answers it 500.
 func routerDocument(a *API, fallback func() string) *tykoas.Document {
 	c := a.claim
-	d := frame(a.ID, a.Hostname, a.ListenPath(), true, c.tags, c.certs)
+	d := frame(a.ID, a.domain(), a.ListenPath(), true, c.tags, c.certs)
 	d.Tyk.Upstream = (&upstreamSpec{}).upstream(a.Path)
 	if c.port != 0 {
 		d.Tyk.Server.Protocol, d.Tyk.Server.Port = "https", c.port
@@ -407,18 +407,25 @@ func noRuleAPI(router *API) *API {
 	id := APIID(hr.Namespace, hr.Name, router.ListenPath()+"\nno rule", gw.Namespace, gw.Name, router.Hostname)
 	plan := &pathPlan{path: router.Path, listenPrefix: "/" + id, methods: map[string]behaviour{}, noRule: true}
 	return &API{ID: id, Route: router.Route, Parent: router.Parent, Hostname: router.Hostname, Path: router.Path,
-		Role: RoleNoRule, Document: internalDocument(id, plan, router.claim.tags), dataPlane: router.dataPlane}
+		Role: RoleNoRule, Document: internalDocument(id, router.Hostname, plan, router.claim.tags), dataPlane: router.dataPlane}
 }
 
-// claimWhere is where an API's claims live: its Gateway's data plane, else the Gateway itself.
-func claimWhere(dataPlane string, gw *gwv1.Gateway) string {
-	if dataPlane != "" {
-		return dataPlane
+// claimWhere is where an API's claims live: its Gateway's data plane, else the Gateway itself, and the Tyk port
+// (0: the listen_port). Gateway API never lets listeners on different ports conflict, and Tyk routes each port
+// by itself (one router per port), so claims on two ports are apart; Tyk's own check of one API per custom
+// domain and listen path, which ignores the port, is met by plainDomain.
+func claimWhere(dataPlane string, gw *gwv1.Gateway, port int) string {
+	w := dataPlane
+	if w == "" {
+		w = "gateway " + gw.Namespace + "/" + gw.Name
 	}
-	return "gateway " + gw.Namespace + "/" + gw.Name
+	if port != 0 {
+		w += " port " + strconv.Itoa(port)
+	}
+	return w
 }
 
-func claimWhereOf(a *API) string { return claimWhere(a.dataPlane, a.Parent.Gateway.Gateway) }
+func claimWhereOf(a *API) string { return claimWhere(a.dataPlane, a.Parent.Gateway.Gateway, a.port) }
 
 // claimBefore orders the router claims of one path: the route that takes precedence first; of one route's claims
 // (two parents whose Gateways share a data plane), the Gateway that sorts first, as dataPlaneShared keeps it.

@@ -69,6 +69,8 @@ type servedFeatures struct {
 	redirectsKeepPath bool
 	// conditions is DataPlanes.HeaderAndQueryMatches.
 	conditions bool
+	// redirectsKeepHost is DataPlanes.RedirectsKeepHost.
+	redirectsKeepHost bool
 }
 
 // behaviour is what a rule does to a request on top of proxying it. Two rules that overlap on a method must
@@ -87,10 +89,17 @@ type behaviour struct {
 	timeout *tykoas.EnforceTimeout
 }
 
+// redirect is a RequestRedirect served as a mock response: its Location is scheme://host<port><path>
+// (locationFor).
 type redirect struct {
-	code     int
-	location string
-	// keepPath says the Location is location followed by the request's path (requestPathLocation).
+	code   int
+	scheme string
+	// host is the redirect's hostname, "" when it keeps the request's (the API's exact host).
+	host string
+	// port is ":<port>", or "" when the port is the scheme's default.
+	port string
+	// path is ReplaceFullPath's value; keepPath says the request's path follows instead (requestPathLocation).
+	path     string
 	keepPath bool
 }
 
@@ -112,7 +121,8 @@ func (b behaviour) key() string {
 		fmt.Fprintf(&sb, "path=%q;", *b.fullPath)
 	}
 	if b.redirect != nil {
-		fmt.Fprintf(&sb, "redirect=%d %q %t;", b.redirect.code, b.redirect.location, b.redirect.keepPath)
+		rd := b.redirect
+		fmt.Fprintf(&sb, "redirect=%d %q %q %q %q %t;", rd.code, rd.scheme, rd.host, rd.port, rd.path, rd.keepPath)
 	}
 	if b.timeout != nil {
 		fmt.Fprintf(&sb, "timeout=%d %q;", b.timeout.Value, b.timeout.Duration)
@@ -190,7 +200,7 @@ func compileRule(i int, r gwv1.HTTPRouteRule, backends backendsOf, listeners []l
 			add(fmt.Sprintf("%s.backendRefs[%d].filters", f, b), "filters on a backend reference are not supported by Tyk")
 		}
 	}
-	prefix := compileFilters(f, r.Filters, &out.behaviour, listeners, served.redirectsKeepPath, add)
+	prefix := compileFilters(f, r.Filters, &out.behaviour, listeners, served, add)
 	if rd := out.behaviour.redirect; rd != nil && rd.keepPath {
 		for m, match := range r.Matches {
 			if len(match.Headers)+len(match.QueryParams) > 0 || match.Method != nil {
@@ -245,7 +255,7 @@ var dollarDigit = regexp.MustCompile(`\$[0-9]`)
 // compileFilters translates a rule's filters into its behaviour, per the Filters table; it returns the
 // ReplacePrefixMatch replacement, which changes the upstream URL rather than an operation. Filter order has no
 // effect: Tyk applies its middleware in a fixed order, and headers are sorted.
-func compileFilters(f string, filters []gwv1.HTTPRouteFilter, b *behaviour, listeners []listenerFacts, keepPath bool,
+func compileFilters(f string, filters []gwv1.HTTPRouteFilter, b *behaviour, listeners []listenerFacts, served servedFeatures,
 	add func(field, format string, args ...any)) *string {
 	var prefix *string
 	for k, filter := range filters {
@@ -287,7 +297,8 @@ func compileFilters(f string, filters []gwv1.HTTPRouteFilter, b *behaviour, list
 				}
 			}
 		case gwv1.HTTPRouteFilterRequestRedirect:
-			b.redirect = constantRedirect(ff+".requestRedirect", filter.RequestRedirect, listeners, keepPath, add)
+			b.redirect = constantRedirect(ff+".requestRedirect", filter.RequestRedirect, listeners, served.redirectsKeepPath,
+				served.redirectsKeepHost, add)
 		default:
 			add(ff, "%s filters are not supported by Tyk", filter.Type)
 		}

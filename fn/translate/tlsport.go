@@ -2,6 +2,7 @@ package translate
 
 import (
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
@@ -41,6 +42,78 @@ func TLSPort(l gwv1.Listener, svc *corev1.Service) int {
 		}
 	}
 	return 0
+}
+
+// tykPort is the Tyk port of the APIs a parent gets for host: apiPort in the gateway-api profile, else 0.
+func tykPort(dp DataPlanes, p *attachment.Parent, host string) int {
+	if !dp.TLSListenersOwnPort() {
+		return 0
+	}
+	return apiPort(p, host)
+}
+
+// plainBesideTLS are the claims (claimWhere on the listen_port, hostname, listen path) that APIs on the
+// listen_port and APIs on a TLS port both make: an HTTP listener and an HTTPS listener of the same hostname,
+// each with its own route on the same path, as in the redirect of plain HTTP to HTTPS beside the HTTPS route.
+// Gateway API serves both, and Tyk routes the two ports apart, but Tyk loads one API per custom domain and
+// listen path whatever its port (a second one's listen path is renamed, seen in its api_loader's
+// countApisByListenHash), so the listen_port API of such a claim writes its hostname as another host template
+// that matches the same hosts (plainDomain). The listen paths are read from the routes' matches, before the rules
+// are compiled: a path whose rules are all dropped still counts, which only changes how a domain is written. A
+// claim without hostname keeps its conflict: no host template stands for "any host" without changing Tyk's order.
+func plainBesideTLS(res *attachment.Result, dp DataPlanes) map[string]bool {
+	out := map[string]bool{}
+	if !dp.TLSListenersOwnPort() {
+		return out
+	}
+	tls := map[string]bool{}
+	plain := map[string]bool{}
+	for _, r := range res.Routes {
+		for _, parent := range r.Parents {
+			if parent.Accepted.Status != metav1.ConditionTrue {
+				continue
+			}
+			for _, host := range parentHostnames(parent) {
+				if host == "" {
+					continue
+				}
+				port := apiPort(parent, host)
+				where := claimWhere(dataPlaneOf(parent.Gateway), parent.Gateway.Gateway, 0) + "\n" + host + "\n"
+				for _, lp := range matchListenPaths(r.Route) {
+					if port == 0 {
+						plain[where+lp] = true
+					} else {
+						tls[where+lp] = true
+					}
+				}
+			}
+		}
+	}
+	for k := range plain {
+		if tls[k] {
+			out[k] = true
+		}
+	}
+	return out
+}
+
+// matchListenPaths are the listen paths the route's PathPrefix and Exact matches would have.
+func matchListenPaths(hr *gwv1.HTTPRoute) []string {
+	var out []string
+	for _, rule := range hr.Spec.Rules {
+		for _, m := range rule.Matches {
+			if m.Path == nil || m.Path.Type == nil || m.Path.Value == nil {
+				continue
+			}
+			switch *m.Path.Type {
+			case gwv1.PathMatchPathPrefix:
+				out = append(out, *m.Path.Value)
+			case gwv1.PathMatchExact:
+				out = append(out, ExactListenPath(*m.Path.Value))
+			}
+		}
+	}
+	return out
 }
 
 // apiPort is the Tyk port of the API a parent gets for host in the gateway-api profile: the TLS port of the

@@ -41,6 +41,9 @@ type DataPlanes interface {
 	// RedirectsKeepPath says whether a RequestRedirect without path, which keeps the request's path, is served
 	// (see requestPathLocation): the gateway-api profile for a Tyk that finds mock responses the classic way.
 	RedirectsKeepPath() bool
+	// RedirectsKeepHost says whether a RequestRedirect without hostname, which keeps the request's host, is
+	// served where the route's hostnames are exact (see constantRedirect): the gateway-api profile.
+	RedirectsKeepHost() bool
 	// HeaderAndQueryMatches says whether a match's headers and queryParams are served (see router.go): the
 	// gateway-api profile.
 	HeaderAndQueryMatches() bool
@@ -81,6 +84,26 @@ type API struct {
 	// dataPlane identifies the Tyk Gateways that serve the API: the namespace/name of the data-plane Service of
 	// its Gateway, "" when the Gateway has none.
 	dataPlane string
+	// port is the Tyk port the API is served on (tlsport.go), 0 for the listen_port; besideTLS says an API on a
+	// TLS port has the same hostname and listen path, so this one's custom domain is written otherwise
+	// (plainDomain).
+	port      int
+	besideTLS bool
+}
+
+// domain is the API's custom domain ("" for none): its hostname as a mux host template.
+func (a *API) domain() string {
+	if a.Role == RoleInternal || a.Role == RoleNoRule {
+		return ""
+	}
+	return domainOf(a.Hostname, a.besideTLS)
+}
+
+func domainOf(host string, besideTLS bool) string {
+	if besideTLS {
+		return plainDomain(host)
+	}
+	return customDomain(host)
 }
 
 // Route is the translated state of one attached route.
@@ -148,8 +171,9 @@ func translate(res *attachment.Result, dp DataPlanes, bases Bases, encode bool) 
 	}
 	leaves := &leafDigests{}
 	routed := routerKeys(res, dp)
+	beside := plainBesideTLS(res, dp)
 	all := parallel.Map(len(res.Routes), func(i int) translated {
-		tr, apis := translateRoute(res.Routes[i], dp, bases, leaves, routed)
+		tr, apis := translateRoute(res.Routes[i], dp, bases, leaves, routed, beside)
 		if encode {
 			for _, api := range apis {
 				api.Encoded, api.EncodeErr = api.Encode()
@@ -174,7 +198,7 @@ func translate(res *attachment.Result, dp DataPlanes, bases Bases, encode bool) 
 
 // translateRoute compiles the route's rules once (they do not depend on the parent) and makes one API per
 // accepted parent, effective hostname and path value.
-func translateRoute(r *attachment.Route, dp DataPlanes, bases Bases, leaves *leafDigests, routed map[string]bool) (*Route, []*API) {
+func translateRoute(r *attachment.Route, dp DataPlanes, bases Bases, leaves *leafDigests, routed, beside map[string]bool) (*Route, []*API) {
 	hr := r.Route
 	tr := &Route{Route: r, Lost: map[int][]Loss{}, Rejected: map[int]Rejection{}, sharedServes: dp.SharedDataPlaneServes()}
 	listeners := admittingListenerFacts(r)
@@ -182,7 +206,7 @@ func translateRoute(r *attachment.Route, dp DataPlanes, bases Bases, leaves *lea
 	var rules []*rule
 	byIndex := map[int]*rule{}
 	served := servedFeatures{timeouts: dp.Timeouts(), exact: dp.ExactPaths(), redirectsKeepPath: dp.RedirectsKeepPath(),
-		conditions: dp.HeaderAndQueryMatches()}
+		conditions: dp.HeaderAndQueryMatches(), redirectsKeepHost: dp.RedirectsKeepHost()}
 	for i, spec := range hr.Spec.Rules {
 		compiled, drops := compileRule(i, spec, backends, listeners, served)
 		tr.Drops = append(tr.Drops, drops...)
@@ -229,8 +253,10 @@ func translateRoute(r *attachment.Route, dp DataPlanes, bases Bases, leaves *lea
 					continue // another parentRef to the same Gateway already serves it
 				}
 				seen[id] = true
-				if plan.routed(served.conditions) || routed[claimWhere(dataPlaneOf(parent.Gateway), gw)+"\n"+host+"\n"+plan.listenPath()] {
-					for _, api := range routedAPIs(r, parent, host, plan, byIndex, tags, certs, port) {
+				key := host + "\n" + plan.listenPath()
+				besideTLS := port == 0 && beside[claimWhere(dataPlaneOf(parent.Gateway), gw, 0)+"\n"+key]
+				if plan.routed(served.conditions) || routed[claimWhere(dataPlaneOf(parent.Gateway), gw, port)+"\n"+key] {
+					for _, api := range routedAPIs(r, parent, host, plan, byIndex, tags, certs, port, besideTLS) {
 						if api.Role == RoleInternal && base != nil {
 							api.Base = base
 							conflicts = append(conflicts, base.Conflicts(api.Document)...)
@@ -239,7 +265,7 @@ func translateRoute(r *attachment.Route, dp DataPlanes, bases Bases, leaves *lea
 					}
 					continue
 				}
-				doc := document(id, host, plan, tags, certs)
+				doc := document(id, host, domainOf(host, besideTLS), plan, tags, certs)
 				if port != 0 {
 					doc.Tyk.Server.Protocol, doc.Tyk.Server.Port = "https", port
 				}
@@ -247,7 +273,8 @@ func translateRoute(r *attachment.Route, dp DataPlanes, bases Bases, leaves *lea
 					conflicts = append(conflicts, base.Conflicts(doc)...)
 				}
 				parentAPIs = append(parentAPIs, &API{ID: id, Route: r, Parent: parent, Hostname: host, Path: plan.path,
-					Exact: plan.exact, Rules: plan.rules, Document: doc, Base: base, dataPlane: dataPlaneOf(parent.Gateway)})
+					Exact: plan.exact, Rules: plan.rules, Document: doc, Base: base, dataPlane: dataPlaneOf(parent.Gateway),
+					port: port, besideTLS: besideTLS})
 			}
 		}
 		if len(conflicts) > 0 {
@@ -266,7 +293,8 @@ func admittingListenerFacts(r *attachment.Route) []listenerFacts {
 	var out []listenerFacts
 	for _, p := range r.Parents {
 		for _, l := range p.Listeners {
-			out = append(out, listenerFacts{scheme: schemeOf(l.Listener.Listener.Protocol), port: l.Listener.Listener.Port})
+			out = append(out, listenerFacts{scheme: schemeOf(l.Listener.Listener.Protocol), port: l.Listener.Listener.Port,
+				hostnames: l.Hostnames})
 		}
 	}
 	return out
@@ -288,12 +316,13 @@ func parentHostnames(p *attachment.Parent) []string {
 	return out
 }
 
-// document builds the API per the API Configuration table of the reference.
-func document(id, hostname string, plan *pathPlan, tags, certs []string) *tykoas.Document {
+// document builds the API per the API Configuration table of the reference: the API of hostname (its custom
+// domain is domain, none when "").
+func document(id, hostname, domain string, plan *pathPlan, tags, certs []string) *tykoas.Document {
 	// An Exact path's API takes only the path itself, which goes upstream as it came (strip off, and the
 	// backend's URL without the path): stripped, "/docs/" would reach the upstream as "/docs", since Tyk drops
 	// the trailing slash when what is left is "/".
-	d := frame(id, hostname, plan.listenPath(), !plan.exact, tags, certs)
+	d := frame(id, domain, plan.listenPath(), !plan.exact, tags, certs)
 	up := plan.upstream
 	if up == nil {
 		up = &upstreamSpec{} // every rule of the path redirects: the upstream is never reached
@@ -303,17 +332,17 @@ func document(id, hostname string, plan *pathPlan, tags, certs []string) *tykoas
 	} else {
 		d.Tyk.Upstream = up.upstream(plan.path)
 	}
-	plan.operations(d, baseURL)
+	plan.operations(d, hostname, baseURL)
 	return d
 }
 
-// frame is what every API document has: its ID, listen path, custom domain (the hostname, with its
+// frame is what every API document has: its ID, listen path, custom domain (the hostname's, with its
 // certificates) and gateway tags.
-func frame(id, hostname, listenPath string, strip bool, tags, certs []string) *tykoas.Document {
+func frame(id, domain, listenPath string, strip bool, tags, certs []string) *tykoas.Document {
 	d := tykoas.NewDocument(id)
 	d.Tyk.Server.ListenPath = tykoas.ListenPath{Value: listenPath, Strip: strip}
-	if hostname != "" {
-		d.Tyk.Server.CustomDomain = &tykoas.CustomDomain{Enabled: true, Name: customDomain(hostname), Certificates: certs}
+	if domain != "" {
+		d.Tyk.Server.CustomDomain = &tykoas.CustomDomain{Enabled: true, Name: domain, Certificates: certs}
 	}
 	if len(tags) > 0 {
 		d.Tyk.Server.GatewayTags = &tykoas.GatewayTags{Enabled: true, Tags: tags}

@@ -54,6 +54,10 @@ func (e Environment) ExactPaths() translate.ExactPaths {
 // responses the classic way (the default, 5.14), a RequestRedirect without path keeps the request's path.
 func (e Environment) RedirectsKeepPath() bool { return e.ExactPaths() == translate.ExactServed }
 
+// RedirectsKeepHost implements translate.DataPlanes: in the gateway-api profile a RequestRedirect without
+// hostname keeps the request's host where the route's hostnames are exact (each API's one custom domain).
+func (e Environment) RedirectsKeepHost() bool { return e.gatewayAPI }
+
 // HeaderAndQueryMatches implements translate.DataPlanes: the gateway-api profile serves header and query
 // parameter matches through router APIs (translate's router.go); the reference rejects them.
 func (e Environment) HeaderAndQueryMatches() bool { return e.gatewayAPI }
