@@ -17,6 +17,7 @@ import (
 	"github.com/gateway2tyk/gateway2tyk/fn/internal/status"
 	"github.com/gateway2tyk/gateway2tyk/fn/read"
 	"github.com/gateway2tyk/gateway2tyk/fn/translate"
+	"github.com/gateway2tyk/gateway2tyk/fn/tykroute"
 )
 
 // Processor is the gateway2tyk KRM function.
@@ -117,6 +118,9 @@ type Output struct {
 	Counts      Counts
 	// Profile is the config's: whose semantics the decisions follow, for the views that model Tyk (explain).
 	Profile config.Profile
+	// TykVersion is the Tyk release the render writes for: spec.tykVersion, else tykroute.NewestVersion (the
+	// release explain answers for unless told another).
+	TykVersion tykroute.Version
 }
 
 // Render runs the stages over the items. It returns an error only when an output object cannot be built; every
@@ -149,7 +153,10 @@ func render(items []*yaml.RNode, cfg config.Spec, keepDocuments bool) (*Output, 
 	})
 
 	out := &Output{Attachment: att, Translation: tr, Bases: bases, Results: readResults(in),
-		Counts: count(in, len(att.Gateways), tr), Profile: cfg.Profile}
+		Counts: count(in, len(att.Gateways), tr), Profile: cfg.Profile, TykVersion: cfg.TykRelease()}
+	if out.TykVersion.IsZero() {
+		out.TykVersion = tykroute.NewestVersion
+	}
 	out.Results = append(out.Results, controllerResults(in.Inventory, cfg.ControllerName)...)
 	out.Results = append(out.Results, hostPrecedenceResults(in, tr)...)
 	out.Results = append(out.Results, conditionResults(in, att, tr)...)

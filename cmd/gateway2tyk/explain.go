@@ -45,6 +45,9 @@ func newExplainCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if version.IsZero() {
+				version = out.TykVersion // the release the render writes for
+			}
 			answer, err := explain.Explain(out, req, explain.Options{Gateway: gateway, StrictRoutes: strict, Version: version})
 			if err != nil {
 				return usage("%v", err)
@@ -65,7 +68,7 @@ func newExplainCommand() *cobra.Command {
 	cmd.Flags().BoolVar(&strict, "strict-routes", false, "the Tyk Gateways set http_server_options.enable_strict_routes")
 	cmd.Flags().StringVarP(&output, "output", "o", "text", "text or json")
 	cmd.Flags().StringVar(&tykVersion, "tyk-version", "", "answer for this Tyk Gateway release `X.Y` or X.Y.Z (the patch counts on the 5.8 line); default: "+
-		"5.8 and later, the releases that accept the rendered APIs")
+		"the release the render writes for (the RenderConfig's spec.tykVersion, else "+tykroute.NewestVersion.String()+")")
 	cmd.Flags().StringVar(&request, "request", "", "the request, \"METHOD URL\"")
 	cmd.Flags().StringArrayVarP(&headers, "header", "H", nil, "a request header, \"Name: value\" (repeat it for more), which header matches read")
 	return cmd

@@ -9,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gateway2tyk/gateway2tyk/fn/tykroute"
 )
 
 func explainJSON(t *testing.T, dir, request string) map[string]any {
@@ -41,13 +43,15 @@ func editRoutes(t *testing.T, dir string, f func(string) string) {
 func parentRefTypo(s string) string { return strings.ReplaceAll(s, "- name: edge", "- name: webb") }
 
 // explain's JSON has a status key whatever the outcome, always a string as the text prints it ("proxied", or the
-// code Tyk answers); tykVersion is a version, not a display string.
+// code Tyk answers); tykVersion is a version, not a display string: by default the release the render writes for
+// (the newest it knows when the RenderConfig names none, spec.tykVersion else), so that the same app is explained
+// for the Gateway it is rendered for.
 func TestExplainJSONStatus(t *testing.T) {
 	dir := example(t, "basic")
 	proxied := explainJSON(t, dir, "GET http://orders.shop.example.com/orders")
 	assert.Equal(t, "proxied", proxied["status"])
-	assert.Equal(t, "5.8", proxied["tykVersion"])
-	assert.Equal(t, true, proxied["tykVersionOrLater"])
+	assert.Equal(t, tykroute.NewestVersion.String(), proxied["tykVersion"])
+	assert.Nil(t, proxied["tykVersionOrLater"])
 
 	answered := explainJSON(t, dir, "GET http://shop.example.com/")
 	assert.Equal(t, "404", answered["status"])

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -193,7 +194,7 @@ func Explain(out *fn.Output, req Request, opt Options) (*Answer, error) {
 		a.Upstream = res.Upstreams[0].URL
 	}
 
-	a.Notes = append(a.Notes, exactHostNotes(apis, docs, byID, req, res.APIID, opt)...)
+	a.Notes = append(a.Notes, exactHostNotes(apis, docs, byID, req, res.APIID, l, port, opt)...)
 	api := byID[res.APIID]
 	if api == nil {
 		a.Status = res.Status
@@ -233,18 +234,24 @@ func Explain(out *fn.Output, req Request, opt Options) (*Answer, error) {
 // exactHostNotes says, when a route with the request's exact hostname would take the request and Tyk serves it
 // with another API (a wildcard's, issue 30 finding 6), what Gateway API asks and which API each Tyk release
 // serves: from 5.8.0 custom domains, then longer listen paths, ties in load order; before 5.8.0 custom domains of
-// one length tie whatever their listen paths (tykroute's candidates, held to a real 5.4-line Gateway).
-func exactHostNotes(apis []*translate.API, docs []*tykoas.Document, byID map[string]*translate.API, req Request, served string, opt Options) []string {
+// one length tie whatever their listen paths (tykroute's candidates, held to a real 5.4-line Gateway). Only the
+// routes attached to the listener the request reaches, l, take part, and only APIs on the Tyk port it reaches:
+// a route of another listener (an HTTPS route beside the plain-HTTP redirect) is not Gateway API's answer.
+func exactHostNotes(apis []*translate.API, docs []*tykoas.Document, byID map[string]*translate.API, req Request, served string,
+	l *attachment.Listener, port int, opt Options) []string {
+	if l == nil {
+		return nil
+	}
 	host, p := strings.ToLower(req.URL.Hostname()), req.URL.Path
 	if p == "" {
 		p = "/"
 	}
 	var exact *translate.API
-	for _, api := range apis {
+	for i, api := range apis {
 		if api.Role != translate.RolePlain && api.Role != translate.RoleRouter {
 			continue // an internal API is reached through its router, which has the hostname
 		}
-		if strings.EqualFold(api.Hostname, host) && apiTakesPath(api, p) &&
+		if strings.EqualFold(api.Hostname, host) && apiTakesPath(api, p) && attachedTo(api, l) && docs[i].Tyk.Server.Port == port &&
 			(exact == nil || len(api.Path) > len(exact.Path)) {
 			exact = api
 		}
@@ -261,7 +268,7 @@ func exactHostNotes(apis []*translate.API, docs []*tykoas.Document, byID map[str
 		}
 		return "no API (404)"
 	}
-	tr := tykroute.Request{Method: req.Method, Host: req.URL.Host, Path: req.URL.EscapedPath(), RawQuery: req.URL.RawQuery}
+	tr := tykroute.Request{Method: req.Method, Host: req.URL.Host, Path: req.URL.EscapedPath(), RawQuery: req.URL.RawQuery, Port: port}
 	before, _ := tykroute.ParseVersion("5.4")
 	older := tykroute.Route(docs, tr, tykroute.Options{StrictRoutes: opt.StrictRoutes, Version: before})
 	newer := tykroute.Route(docs, tr, tykroute.Options{StrictRoutes: opt.StrictRoutes})
@@ -269,6 +276,16 @@ func exactHostNotes(apis []*translate.API, docs []*tykoas.Document, byID map[str
 		"wildcard; Tyk has no listener isolation and orders APIs by custom domain and listen path only: from 5.8.0 "+
 		"it serves it with %s, before 5.8.0 with %s (the render warns on both routes)",
 		exact.Route.Route.Namespace, exact.Route.Route.Name, exact.Hostname, route(newer.APIID), route(older.APIID))}
+}
+
+// attachedTo reports whether the API's route is attached to listener l through its parent, with the API's hostname.
+func attachedTo(api *translate.API, l *attachment.Listener) bool {
+	for _, al := range api.Parent.Listeners {
+		if al.Listener == l && slices.Contains(al.Hostnames, api.Hostname) {
+			return true
+		}
+	}
+	return false
 }
 
 // apiTakesPath reports whether Gateway API gives path p to the API's path: the Exact value itself, or what the

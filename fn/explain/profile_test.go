@@ -10,6 +10,7 @@ import (
 
 	"github.com/gateway2tyk/gateway2tyk/fn"
 	"github.com/gateway2tyk/gateway2tyk/fn/config"
+	"github.com/gateway2tyk/gateway2tyk/fn/tykroute"
 )
 
 // renderStory renders a golden story's input.yaml (a ResourceList) with its own function config.
@@ -92,4 +93,38 @@ func TestExplainTimeouts(t *testing.T) {
 	older := renderStory(t, "profile-gateway-api-timeouts-whole-seconds")
 	assert.Equal(t, "1s", ask(t, older, "GET http://10.96.0.25/search", Options{}).Timeout)
 	assert.Equal(t, "2s", ask(t, older, "GET http://10.96.0.25/orders/7", Options{}).Timeout)
+}
+
+// The newcomer's app: plain HTTP redirected to HTTPS beside the HTTPS route of the same hostname. For the release
+// the render writes for, a plain-HTTP request is the redirect's, with its own path in the Location, and explain
+// names no route of the other listener as Gateway API's answer; an https request reaches the TLS port's router
+// and the internal API it loops to, and the note on other releases does not lose the loop's target (the internal
+// APIs have no server.port).
+func TestExplainHTTPToHTTPS(t *testing.T) {
+	out := renderStory(t, "profile-gateway-api-http-to-https")
+	require.Equal(t, tykroute.NewestVersion, out.TykVersion, "the story names no tykVersion")
+
+	plain := ask(t, out, "GET http://shop.example.com/cart/1", Options{Version: out.TykVersion})
+	assert.Equal(t, "shop/to-https", plain.Route)
+	assert.Equal(t, 301, plain.Status)
+	assert.Equal(t, "https://shop.example.com/cart/1", plain.Location)
+	for _, n := range plain.Notes {
+		assert.NotContains(t, n, "shop/app", "a route of the https listener is not Gateway API's answer to plain HTTP")
+	}
+
+	for _, opt := range []Options{{Version: out.TykVersion}, {}} {
+		secure := ask(t, out, "GET https://shop.example.com/api/x", opt)
+		assert.Equal(t, "shop/app", secure.Route)
+		assert.Zero(t, secure.Status, "proxied; notes %v", secure.Notes)
+		assert.Equal(t, "http://api.shop.svc.cluster.local:8080/api/x", secure.Upstream)
+		for _, n := range secure.Notes {
+			assert.NotContains(t, n, "answer otherwise", "every release proxies it")
+		}
+	}
+	req, err := ParseRequest("GET https://shop.example.com/api/x")
+	require.NoError(t, err)
+	req.Header = map[string][]string{"X-Canary": {"true"}}
+	c, err := Explain(out, req, Options{Version: out.TykVersion})
+	require.NoError(t, err)
+	assert.Equal(t, "http://api-canary.shop.svc.cluster.local:8080/api/x", c.Upstream)
 }

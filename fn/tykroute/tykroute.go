@@ -126,7 +126,7 @@ func Route(apis []*tykoas.Document, req Request, opt Options) Outcome {
 	served := v.serve(api, req.Method, reqPath, req.RawQuery, opt, &out, 0)
 	out.APIID = served.id
 	out.UpstreamHost = upstreamHost(served, req.Host, out.Upstreams)
-	noteMockChange(apis, req, opt, &out)
+	noteMockChange(all, req, opt, &out)
 	return out
 }
 
@@ -143,7 +143,8 @@ func onPort(apis []*tykoas.Document, port int) []*tykoas.Document {
 }
 
 // noteMockChange says, when no release was given (the answer is for MinVersion and later), that the releases
-// which match mockResponse the classic way (see classicMock) answer the request otherwise.
+// which match mockResponse the classic way (see classicMock) answer the request otherwise. apis are all the
+// loaded APIs, whatever their port: the internal APIs a router loops to have none.
 func noteMockChange(apis []*tykoas.Document, req Request, opt Options, out *Outcome) {
 	if !opt.Version.IsZero() {
 		return

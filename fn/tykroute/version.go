@@ -88,6 +88,10 @@ func (f NewerField) walk(tyk map[string]any, at func(m map[string]any, key strin
 	step(tyk, strings.Split(f.Path, "."))
 }
 
+// NewestVersion is the newest Tyk Gateway release the render knows: the one it writes for when spec.tykVersion
+// is not set, and the one the read-only views answer for then.
+var NewestVersion = Version{5, 14, 0}
+
 // TimeoutDurations is the release from which Tyk takes an operation's enforceTimeout.duration (a timeout that is
 // not whole seconds, "500ms"); an older Gateway refuses or ignores it (NewerFields).
 var TimeoutDurations = Version{5, 14, 0}
