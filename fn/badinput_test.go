@@ -391,6 +391,26 @@ var badInputRows = []badInputRow{
 		extra: route("bad", `matches: [{path: [/bad]}]`),
 		want:  errorAt("HTTPRoute shop/bad", "spec.rules[0].matches[0].path", "must be of type object"),
 	},
+	// Metadata of the wrong shape (issue 45 finding 8, found by FuzzPipelineMutated): kyaml's GetLabels walked a
+	// list as a mapping and ended the render with "index out of range" (exit 2, as if the user were at fault).
+	{
+		name:  "a list where a map belongs: metadata.labels (a common slip)",
+		extra: strings.Replace(route("bad", rule), "metadata: {name: bad, namespace: shop}", "metadata: {name: bad, namespace: shop, labels: [{app: shop}]}", 1),
+		want:  errorAt("HTTPRoute shop/bad", "metadata.labels", "must be an object, not array"),
+	},
+	{
+		name:  "a list where a map belongs: metadata.annotations",
+		extra: strings.Replace(route("bad", rule), "metadata: {name: bad, namespace: shop}", "metadata: {name: bad, namespace: shop, annotations: [{a: b}, {c: d}, {e: f}]}", 1),
+		// kyaml's reader sets its index annotation on every item as it reads the list, and refuses this one
+		// before the function runs (kustomize does the same): an error without a stack trace, not yet naming the
+		// object (the render command names it: it reads the files itself).
+		fails: "wrong node kind: expected MappingNode but got SequenceNode",
+	},
+	{
+		name:  "a list where a map belongs: metadata.labels of a Service",
+		extra: "- {apiVersion: v1, kind: Service, metadata: {name: odd, namespace: shop, labels: [app]}, spec: {ports: [{port: 80}]}}\n",
+		want:  errorAt("Service shop/odd", "metadata.labels", "must be an object, not array"),
+	},
 	{
 		name:  "a map where a list belongs: parentRefs",
 		extra: strings.Replace(route("bad", rule), "parentRefs: [{name: edge}]", "parentRefs: {name: edge}", 1),

@@ -13,6 +13,7 @@ import (
 	"github.com/gateway2tyk/gateway2tyk/fn/hook"
 	"github.com/gateway2tyk/gateway2tyk/fn/internal/attachment"
 	"github.com/gateway2tyk/gateway2tyk/fn/internal/basedoc"
+	"github.com/gateway2tyk/gateway2tyk/fn/internal/meta"
 	"github.com/gateway2tyk/gateway2tyk/fn/internal/operatorcontext"
 	"github.com/gateway2tyk/gateway2tyk/fn/internal/status"
 	"github.com/gateway2tyk/gateway2tyk/fn/read"
@@ -49,7 +50,7 @@ func (p Processor) dir(items []*yaml.RNode) string {
 		return p.Dir
 	}
 	for _, it := range items {
-		if _, ok := it.GetAnnotations()[kustomizeIDAnnotation]; !ok {
+		if _, ok := meta.Annotations(it)[kustomizeIDAnnotation]; !ok {
 			return ""
 		}
 	}

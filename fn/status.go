@@ -12,6 +12,7 @@ import (
 	"github.com/gateway2tyk/gateway2tyk/fn/emit"
 	"github.com/gateway2tyk/gateway2tyk/fn/internal/attachment"
 	"github.com/gateway2tyk/gateway2tyk/fn/internal/basedoc"
+	"github.com/gateway2tyk/gateway2tyk/fn/internal/meta"
 	"github.com/gateway2tyk/gateway2tyk/fn/internal/parallel"
 	"github.com/gateway2tyk/gateway2tyk/fn/internal/status"
 	"github.com/gateway2tyk/gateway2tyk/fn/internal/supported"
@@ -81,7 +82,7 @@ func writeStatus(in *read.Result, att *attachment.Result, tr *translate.Output, 
 }
 
 func isLocalConfig(n *yaml.RNode) bool {
-	_, ok := n.GetAnnotations()[filters.LocalConfigAnnotation]
+	_, ok := meta.Annotations(n)[filters.LocalConfigAnnotation]
 	return ok
 }
 

@@ -7,6 +7,7 @@ package emit
 import (
 	"sort"
 
+	"github.com/gateway2tyk/gateway2tyk/fn/internal/meta"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
@@ -74,7 +75,7 @@ func Owner(labels map[string]string) string { return labels[LabelOwner] }
 
 // IsEmitted reports whether an item is an API object that gateway2tyk emitted on an earlier run: such items are
 // replaced by this run's, so running the function on its own output changes nothing.
-func IsEmitted(node *yaml.RNode) bool { return Ours(node.GetLabels()) == OursAPI }
+func IsEmitted(node *yaml.RNode) bool { return Ours(meta.Labels(node)) == OursAPI }
 
 // Upsert returns the items without those emitted by an earlier run, plus the newly emitted ones, sorted by
 // kind, namespace, name and apiVersion so that the output does not depend on the input order. Items that share

@@ -48,6 +48,7 @@ import (
 
 	"github.com/gateway2tyk/gateway2tyk/fn/config"
 	"github.com/gateway2tyk/gateway2tyk/fn/emit"
+	"github.com/gateway2tyk/gateway2tyk/fn/internal/meta"
 	"github.com/gateway2tyk/gateway2tyk/fn/inventory"
 	"github.com/gateway2tyk/gateway2tyk/fn/tykapi"
 )
@@ -77,7 +78,7 @@ type API struct {
 }
 
 // IsHook reports whether an item is a hook object emitted by an earlier run.
-func IsHook(n *yaml.RNode) bool { return emit.Ours(n.GetLabels()) == emit.OursSyncHook }
+func IsHook(n *yaml.RNode) bool { return emit.Ours(meta.Labels(n)) == emit.OursSyncHook }
 
 // maxName is the longest name the hook's objects get: the Job's name is the value of its Pods' label job-name,
 // and a label value has at most 63 characters.

@@ -9,6 +9,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/gateway2tyk/gateway2tyk/fn/internal/directyaml"
+	"github.com/gateway2tyk/gateway2tyk/fn/internal/meta"
 	"github.com/gateway2tyk/gateway2tyk/fn/internal/parallel"
 )
 
@@ -54,7 +55,7 @@ func WriteStream(out io.Writer, nodes []*yaml.RNode, clear []string) error {
 func streamable(nodes []*yaml.RNode) bool {
 	for _, n := range nodes {
 		if n == nil || n.YNode() == nil || n.YNode().Kind != yaml.MappingNode ||
-			n.GetAnnotations()[kioutil.SeqIndentAnnotation] == string(yaml.WideSequenceStyle) {
+			meta.Annotations(n)[kioutil.SeqIndentAnnotation] == string(yaml.WideSequenceStyle) {
 			return false
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/gateway2tyk/gateway2tyk/fn/inputfiles"
+	"github.com/gateway2tyk/gateway2tyk/fn/internal/meta"
 )
 
 // FileNames are the names kustomize reads a kustomization from, in its order.
@@ -360,7 +361,7 @@ func localObjects(file string) ([]*yaml.RNode, error) {
 	}
 	var out []*yaml.RNode
 	for _, n := range nodes {
-		if _, ok := n.GetAnnotations()[localConfigAnnotation]; ok {
+		if _, ok := meta.Annotations(n)[localConfigAnnotation]; ok {
 			out = append(out, n)
 		}
 	}

@@ -174,7 +174,12 @@ func readCustomResource(node *yaml.RNode, key inventory.Key, version string, dat
 		return itemRead{key: key, decodeErr: fmt.Errorf("cannot be read as JSON: %v", err)}
 	}
 	v, served, err := apiserver.AdmitCustomResource(channel, key.Kind, version, m)
+	var te *json.UnmarshalTypeError
 	switch {
+	case errors.As(err, &te) && te.Struct == "ObjectMeta":
+		// metadata of the wrong shape (labels: [{app: shop}]): named as the built-in kinds' are.
+		return itemRead{key: key, decodeErr: &fieldError{field: "metadata." + te.Field,
+			message: fmt.Sprintf("must be %s, not %s", describeType(te), te.Value)}}
 	case err != nil:
 		return itemRead{key: key, decodeErr: err}
 	case !served:
