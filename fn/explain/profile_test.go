@@ -14,7 +14,10 @@ import (
 )
 
 // renderStory renders a golden story's input.yaml (a ResourceList) with its own function config.
-func renderStory(t *testing.T, story string) *fn.Output {
+func renderStory(t *testing.T, story string) *fn.Output { return renderStoryFor(t, story, "") }
+
+// renderStoryFor renders a story for Tyk release tykVersion ("": the story's own).
+func renderStoryFor(t *testing.T, story, tykVersion string) *fn.Output {
 	t.Helper()
 	data, err := os.ReadFile("../testdata/" + story + "/input.yaml")
 	require.NoError(t, err)
@@ -28,6 +31,9 @@ func renderStory(t *testing.T, story string) *fn.Output {
 	require.NoError(t, err)
 	cfg, err := config.Load(fc)
 	require.NoError(t, err)
+	if tykVersion != "" {
+		cfg.TykVersion = tykVersion
+	}
 	return renderWith(t, nodes, cfg)
 }
 
@@ -127,4 +133,14 @@ func TestExplainHTTPToHTTPS(t *testing.T) {
 	c, err := Explain(out, req, Options{Version: out.TykVersion})
 	require.NoError(t, err)
 	assert.Equal(t, "http://api-canary.shop.svc.cluster.local:8080/api/x", c.Upstream)
+
+	// Rendered for v5.8.11, which finds mock responses through its OpenAPI router: the redirect on / keeps the
+	// path there too, its mock and Location repeated under the listen path (seen on v5.8.11, e2e
+	// TestRealTykHTTPToHTTPS).
+	lts := renderStoryFor(t, "profile-gateway-api-http-to-https", "5.8.11")
+	for _, p := range []string{"/", "/cart/1"} {
+		a := ask(t, lts, "GET http://shop.example.com"+p, Options{Version: lts.TykVersion})
+		assert.Equal(t, 301, a.Status, "%s on 5.8.11: notes %v", p, a.Notes)
+		assert.Equal(t, "https://shop.example.com"+p, a.Location, p)
+	}
 }

@@ -256,6 +256,11 @@ func (p *pathPlan) addOperation(d *tykoas.Document, host, method string, b behav
 		if keepPath {
 			op.TransformResponseHeaders = &tykoas.TransformHeaders{Enabled: true, Add: []tykoas.Header{requestPathLocation(b.redirect, host)}}
 			enableContextVariables(d)
+			if b.redirect.copyBelow && !p.exact {
+				d.AddOperation(belowPath, method, id+belowSuffix)
+				d.DeclarePathParameter(belowPath, restParameter)
+				setOperation(d, id+belowSuffix, tykoas.Operation{MockResponse: mock, TransformResponseHeaders: op.TransformResponseHeaders})
+			}
 		}
 		if !p.exact && !keepPath {
 			op.URLRewrite = bareListenPathLoop(listenPath)
@@ -344,11 +349,14 @@ const (
 
 // IsMockCopy reports whether the operation at path key for method, with middleware op, is the copy of a mock
 // the render makes for the paths below <listenPath>/ (see operationPath): the same mockResponse as the method's
-// operation at "/" (atRoot), and nothing else but the ignoreAuthentication a base document's merge gives both.
-// Readers of rendered documents (diff) count such a method once.
+// operation at "/" (atRoot), and nothing else but the ignoreAuthentication a base document's merge gives both and
+// the Location transform of a redirect that keeps the path (redirect.copyBelow). Readers of rendered documents
+// (diff) count such a method once.
 func IsMockCopy(key string, op, atRoot tykoas.Operation) bool {
 	return key == belowPath && op.MockResponse != nil && atRoot.MockResponse != nil &&
-		reflect.DeepEqual(op, tykoas.Operation{MockResponse: atRoot.MockResponse, IgnoreAuthentication: atRoot.IgnoreAuthentication})
+		(reflect.DeepEqual(op, tykoas.Operation{MockResponse: atRoot.MockResponse, IgnoreAuthentication: atRoot.IgnoreAuthentication}) ||
+			reflect.DeepEqual(op, tykoas.Operation{MockResponse: atRoot.MockResponse, IgnoreAuthentication: atRoot.IgnoreAuthentication,
+				TransformResponseHeaders: atRoot.TransformResponseHeaders}))
 }
 
 // IsBareListenPathLoop reports whether rw is the loop the render writes for the bare listen path (see

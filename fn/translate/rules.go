@@ -101,6 +101,24 @@ type redirect struct {
 	// path is ReplaceFullPath's value; keepPath says the request's path follows instead (requestPathLocation).
 	path     string
 	keepPath bool
+	// copyBelow says the mock that keeps the path is repeated under the listen path (belowPath), for a Tyk
+	// that finds mocks through its OpenAPI router (slashPaths).
+	copyBelow bool
+}
+
+// slashPaths reports whether every match of a rule is a PathPrefix that ends with "/" (the default match, /,
+// among them) and has no condition: there a redirect that keeps the path is served on a Tyk that finds mock
+// responses through its OpenAPI router too (before 5.8.12 on the 5.8 line), with the mock and its Location
+// repeated under the listen path, since such a listen path needs no loop of its bare form, which would change
+// the path the Location gets (requestPathLocation).
+func slashPaths(matches []gwv1.HTTPRouteMatch) bool {
+	for _, m := range matches {
+		if m.Path == nil || m.Path.Type == nil || *m.Path.Type != gwv1.PathMatchPathPrefix || m.Path.Value == nil ||
+			!strings.HasSuffix(*m.Path.Value, "/") || len(m.Headers)+len(m.QueryParams) > 0 || m.Method != nil {
+			return false
+		}
+	}
+	return len(matches) > 0
 }
 
 func (b behaviour) empty() bool {
@@ -122,7 +140,7 @@ func (b behaviour) key() string {
 	}
 	if b.redirect != nil {
 		rd := b.redirect
-		fmt.Fprintf(&sb, "redirect=%d %q %q %q %q %t;", rd.code, rd.scheme, rd.host, rd.port, rd.path, rd.keepPath)
+		fmt.Fprintf(&sb, "redirect=%d %q %q %q %q %t %t;", rd.code, rd.scheme, rd.host, rd.port, rd.path, rd.keepPath, rd.copyBelow)
 	}
 	if b.timeout != nil {
 		fmt.Fprintf(&sb, "timeout=%d %q;", b.timeout.Value, b.timeout.Duration)
@@ -200,8 +218,14 @@ func compileRule(i int, r gwv1.HTTPRouteRule, backends backendsOf, listeners []l
 			add(fmt.Sprintf("%s.backendRefs[%d].filters", f, b), "filters on a backend reference are not supported by Tyk")
 		}
 	}
-	prefix := compileFilters(f, r.Filters, &out.behaviour, listeners, served, add)
+	filterServed := served
+	below := !served.redirectsKeepPath && served.redirectsKeepHost && served.exact == ExactProxiedOnly && slashPaths(r.Matches)
+	if below {
+		filterServed.redirectsKeepPath = true // slashPaths
+	}
+	prefix := compileFilters(f, r.Filters, &out.behaviour, listeners, filterServed, add)
 	if rd := out.behaviour.redirect; rd != nil && rd.keepPath {
+		rd.copyBelow = below
 		for m, match := range r.Matches {
 			if len(match.Headers)+len(match.QueryParams) > 0 || match.Method != nil {
 				// Its path is then served by a router, and the internal API that would answer the redirect
