@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"github.com/gateway2tyk/gateway2tyk/e2e/internal/localproc"
 	"net"
@@ -11,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -150,7 +152,11 @@ func startOn(t testing.TB, bins Binaries, redisPort int, proxyAddr string) *Gate
 		redisPort: redisPort,
 	}
 	g.bin, g.conf, g.dir, g.proxyAddr = bins.Tyk, filepath.Join(dir, "tyk.conf"), dir, up.addr
-	writeJSON(t, g.conf, gatewayConfig(g, port, redisPort, bins.Templates, dir))
+	conf, err := gatewayConfig(g, port, redisPort, bins.Templates, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeJSON(t, g.conf, conf)
 	t.Cleanup(func() {
 		g.Stop()
 		if t.Failed() {
@@ -226,34 +232,51 @@ func (g *Gateway) Log() string {
 	return string(b)
 }
 
-// gatewayConfig is a minimal tyk.conf: file-based APIs and policies (the Gateway API writes the files), custom
-// domains on, no analytics, the given Redis. Everything listens on loopback.
-func gatewayConfig(g *Gateway, port, redisPort int, templates, dir string) map[string]any {
+// exampleConfig is examples/tyk-gateway/tyk.conf, the minimal tyk.conf the README gives users: every Gateway
+// the tests start runs with it, so what the tests show is what that file gets.
+func exampleConfig() (map[string]any, error) {
+	_, self, _, ok := runtime.Caller(0)
+	if !ok {
+		return nil, errors.New("realtyk: cannot tell where its source is, to find examples/tyk-gateway/tyk.conf")
+	}
+	data, err := os.ReadFile(filepath.Join(filepath.Dir(self), "..", "..", "examples", "tyk-gateway", "tyk.conf"))
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]any
+	if err := json.Unmarshal(data, &m); err != nil {
+		return nil, fmt.Errorf("examples/tyk-gateway/tyk.conf: %v", err)
+	}
+	return m, nil
+}
+
+// gatewayConfig is examples/tyk-gateway/tyk.conf with what differs per run: loopback addresses and free ports,
+// the test's secret, directories and Redis (file-based APIs and policies: the Gateway API writes the files).
+func gatewayConfig(g *Gateway, port, redisPort int, templates, dir string) (map[string]any, error) {
 	apps := filepath.Join(dir, "apps")
 	for _, d := range []string{apps, filepath.Join(dir, "middleware"), filepath.Join(dir, "policies")} {
 		_ = os.MkdirAll(d, 0o755)
 	}
-	return map[string]any{
-		"listen_address":        "127.0.0.1",
-		"listen_port":           port,
-		"secret":                g.Secret,
-		"template_path":         templates,
-		"app_path":              apps,
-		"middleware_path":       filepath.Join(dir, "middleware"),
-		"use_db_app_configs":    false,
-		"enable_custom_domains": true,
-		"enable_analytics":      false,
-		"storage": map[string]any{
-			"type": "redis", "host": "127.0.0.1", "port": redisPort, "database": 0,
-			"optimisation_max_idle": 100, "optimisation_max_active": 500,
-		},
-		"policies":                   map[string]any{"policy_source": "file", "policy_path": filepath.Join(dir, "policies")},
-		"http_server_options":        map[string]any{"enable_strict_routes": false}, // as explain assumes without --strict-routes
-		"hash_keys":                  true,
-		"ports_whitelist":            map[string]any{"https": map[string]any{"ports": []int{g.TLSPort}}},
-		"disable_dashboard_zeroconf": true,
-		"pid_file_location":          filepath.Join(dir, "tyk.pid"),
+	m, err := exampleConfig()
+	if err != nil {
+		return nil, err
 	}
+	storage, _ := m["storage"].(map[string]any)
+	policies, _ := m["policies"].(map[string]any)
+	if storage == nil || policies == nil {
+		return nil, errors.New("examples/tyk-gateway/tyk.conf: storage and policies must be objects")
+	}
+	m["listen_address"] = "127.0.0.1"
+	m["listen_port"] = port
+	m["secret"] = g.Secret
+	m["template_path"] = templates
+	m["app_path"] = apps
+	m["middleware_path"] = filepath.Join(dir, "middleware")
+	storage["host"], storage["port"] = "127.0.0.1", redisPort
+	policies["policy_path"] = filepath.Join(dir, "policies")
+	m["ports_whitelist"] = map[string]any{"https": map[string]any{"ports": []int{g.TLSPort}}}
+	m["pid_file_location"] = filepath.Join(dir, "tyk.pid")
+	return m, nil
 }
 
 // gatewayEnv is the caller's environment with every proxy variable replaced: upstream requests go to the
