@@ -391,6 +391,27 @@ var badInputRows = []badInputRow{
 		extra: route("bad", `matches: [{path: [/bad]}]`),
 		want:  errorAt("HTTPRoute shop/bad", "spec.rules[0].matches[0].path", "must be of type object"),
 	},
+	// Objects that would vanish (issue 45 finding 7): a kind of a group the render reads, misspelt only in case,
+	// or a list kind of one, passed through unrendered with exit 0 and no word.
+	{
+		name:  "a kind misspelt in case: HttpRoute",
+		extra: strings.Replace(route("bad", rule), "kind: HTTPRoute", "kind: HttpRoute", 1),
+		want:  errorAt("HttpRoute shop/bad", "kind", "HttpRoute is not a kind of gateway.networking.k8s.io (kinds are case-sensitive): write HTTPRoute"),
+	},
+	{
+		name: "a list kind of a kind the render reads: HTTPRouteList",
+		extra: `- apiVersion: gateway.networking.k8s.io/v1
+  kind: HTTPRouteList
+  metadata: {name: routes, namespace: shop}
+  items:
+  - ` + strings.TrimPrefix(strings.ReplaceAll(route("bad", rule), "\n", "\n  "), "- "),
+		want: errorAt("HTTPRouteList shop/routes", "kind", "write each of its items as an object of its own (kind HTTPRoute)"),
+	},
+	{
+		name:  "a kind misspelt in case in the core group: service",
+		extra: "- {apiVersion: v1, kind: service, metadata: {name: odd, namespace: shop}, spec: {ports: [{port: 80}]}}\n",
+		want:  errorAt("service shop/odd", "kind", "write Service"),
+	},
 	// Metadata of the wrong shape (issue 45 finding 8, found by FuzzPipelineMutated): kyaml's GetLabels walked a
 	// list as a mapping and ended the render with "index out of range" (exit 2, as if the user were at fault).
 	{

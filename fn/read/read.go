@@ -119,7 +119,7 @@ func readItem(node *yaml.RNode, channel apiserver.Channel) itemRead {
 	}
 	k, ok := byKind[meta.Kind]
 	if !ok {
-		return itemRead{skip: true}
+		return unknownKind(node, meta, group, byKind)
 	}
 	key := inventory.Key{Group: group, Kind: meta.Kind, Namespace: meta.Namespace, Name: meta.Name}
 	// The render's own output from an earlier run is replaced, never read as input.
@@ -379,4 +379,34 @@ func plainTree(n *yaml.Node, root, inFlow bool) bool {
 		}
 	}
 	return true
+}
+
+// unknownKind judges an item of a group the render reads whose kind it does not read. A kind that differs from
+// one it reads only in case (HttpRoute) is a slip the API server would refuse (no such kind), and the item would
+// otherwise pass through unrendered without a word; so is a list of such objects (HTTPRouteList), which
+// kustomize and kpt hand over as one item (only a v1 List is expanded into its items). Both are errors naming
+// the kind to write. Any other kind (a GRPCRoute, a Deployment) is not the render's and passes through.
+func unknownKind(node *yaml.RNode, meta yaml.ResourceMeta, group string, byKind map[string]kind) itemRead {
+	key := inventory.Key{Group: group, Kind: meta.Kind, Namespace: meta.Namespace, Name: meta.Name}
+	for known := range byKind {
+		switch {
+		case strings.EqualFold(meta.Kind, known):
+			return itemRead{key: key, problems: []apiserver.Problem{{Field: "kind", Message: fmt.Sprintf(
+				"%s is not a kind of %s (kinds are case-sensitive): write %s, or the object passes through unrendered",
+				meta.Kind, groupName(group), known)}}}
+		case strings.EqualFold(meta.Kind, known+"List"):
+			return itemRead{key: key, problems: []apiserver.Problem{{Field: "kind", Message: fmt.Sprintf(
+				"a %s is not read: write each of its items as an object of its own (kind %s); only a v1 List is "+
+					"expanded into its items", meta.Kind, known)}}}
+		}
+	}
+	return itemRead{skip: true}
+}
+
+// groupName names an API group in a message ("the core group" for "").
+func groupName(group string) string {
+	if group == "" {
+		return "the core group (v1)"
+	}
+	return group
 }
