@@ -77,8 +77,9 @@ func TestExplainHTTPSListenerOwnPort(t *testing.T) {
 	both := ask(t, out, "GET http://checkout.shop.example.com/account", Options{})
 	assert.Equal(t, "shop/account", both.Route)
 	bothTLS := ask(t, out, "GET https://checkout.shop.example.com/account", Options{})
-	assert.Equal(t, 404, bothTLS.Status, "an API that an HTTP listener serves too stays on listen_port (one API per "+
-		"domain and listen path in Tyk), so HTTPS does not reach it")
+	assert.Equal(t, "shop/account", bothTLS.Route, "a route on an HTTP and an HTTPS listener has an API on each port")
+	assert.Zero(t, bothTLS.Status, "proxied; notes %v", bothTLS.Notes)
+	assert.NotEqual(t, both.APIID, bothTLS.APIID)
 }
 
 // In the gateway-api profile explain says the timeout Tyk enforces on the upstream, per rule and method: the

@@ -66,11 +66,12 @@ func dataPlaneShared(candidates []*API, byRoute map[*attachment.Route]*Route) []
 	type key struct {
 		route                 *attachment.Route
 		dataPlane, host, path string
+		port                  int
 	}
 	first := map[key]*attachment.Parent{}
 	losing := map[*attachment.Parent]*attachment.Parent{}
 	for _, a := range sortedByGateway(candidates) {
-		k := key{a.Route, a.dataPlane, a.Hostname, a.ListenPath()}
+		k := key{a.Route, a.dataPlane, a.Hostname, a.ListenPath(), a.port}
 		p, ok := first[k]
 		switch {
 		case a.dataPlane == "":

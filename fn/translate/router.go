@@ -95,21 +95,23 @@ func routerKeys(res *attachment.Result, dp DataPlanes) map[string]bool {
 						continue
 					}
 					for _, host := range parentHostnames(parent) {
-						wh := claimWhere(dataPlaneOf(parent.Gateway), parent.Gateway.Gateway, tykPort(dp, parent, host)) + "\n" + host
-						if values[wh] == nil {
-							values[wh] = map[string]bool{}
+						for _, port := range tykPorts(dp, parent, host) {
+							wh := claimWhere(dataPlaneOf(parent.Gateway), parent.Gateway.Gateway, port) + "\n" + host
+							if values[wh] == nil {
+								values[wh] = map[string]bool{}
+							}
+							values[wh][*m.Path.Value] = true
+							k := wh + "\n" + *m.Path.Value
+							in := infos[k]
+							if in == nil {
+								in = &info{routes: map[*attachment.Route]bool{}}
+								infos[k] = in
+								order = append(order, k)
+							}
+							in.routes[r] = true
+							in.conds = in.conds || len(m.Headers)+len(m.QueryParams) > 0
+							in.method = in.method || m.Method != nil
 						}
-						values[wh][*m.Path.Value] = true
-						k := wh + "\n" + *m.Path.Value
-						in := infos[k]
-						if in == nil {
-							in = &info{routes: map[*attachment.Route]bool{}}
-							infos[k] = in
-							order = append(order, k)
-						}
-						in.routes[r] = true
-						in.conds = in.conds || len(m.Headers)+len(m.QueryParams) > 0
-						in.method = in.method || m.Method != nil
 					}
 				}
 			}
@@ -137,7 +139,7 @@ func hasShorter(set map[string]bool, v string) bool {
 }
 
 // routedAPIs makes a routed plan's internal APIs (one per rule) and the route's router claim.
-func routedAPIs(r *attachment.Route, parent *attachment.Parent, host string, plan *pathPlan, rules map[int]*rule,
+func routedAPIs(r *attachment.Route, parent *attachment.Parent, host, idHost string, plan *pathPlan, rules map[int]*rule,
 	tags, certs []string, port int, besideTLS bool) []*API {
 	hr, gw := r.Route, parent.Gateway.Gateway
 	claim := &routerClaim{plan: plan, internal: map[int]string{}, tags: tags, certs: certs, port: port}
@@ -151,7 +153,7 @@ func routedAPIs(r *attachment.Route, parent *attachment.Parent, host string, pla
 		// The ID is made from what the rule matches on the path, not from its index, so that reordering rules
 		// keeps every ID. Two rules that match alike on the path behave alike (groupPaths drops them otherwise),
 		// so they share one internal API.
-		id := APIID(hr.Namespace, hr.Name, plan.listenPath()+"\n"+plan.matchKey(b.rule), gw.Namespace, gw.Name, host)
+		id := APIID(hr.Namespace, hr.Name, plan.listenPath()+"\n"+plan.matchKey(b.rule), gw.Namespace, gw.Name, idHost)
 		claim.internal[b.rule] = id
 		if made[id] {
 			continue
@@ -162,9 +164,9 @@ func routedAPIs(r *attachment.Route, parent *attachment.Parent, host string, pla
 		out = append(out, &API{ID: id, Route: r, Parent: parent, Hostname: host, Path: plan.path, Rules: ip.rules,
 			Role: RoleInternal, Document: internalDocument(id, host, ip, tags), dataPlane: dataPlaneOf(parent.Gateway)})
 	}
-	out = append(out, &API{ID: APIID(hr.Namespace, hr.Name, plan.listenPath(), gw.Namespace, gw.Name, host), Route: r,
+	out = append(out, &API{ID: APIID(hr.Namespace, hr.Name, plan.listenPath(), gw.Namespace, gw.Name, idHost), Route: r,
 		Parent: parent, Hostname: host, Path: plan.path, Rules: plan.rules, Role: RoleRouter, claim: claim,
-		dataPlane: dataPlaneOf(parent.Gateway), port: port, besideTLS: besideTLS})
+		dataPlane: dataPlaneOf(parent.Gateway), port: port, besideTLS: besideTLS, idHost: idHost})
 	return out
 }
 
@@ -404,7 +406,7 @@ func routerDocument(a *API, fallback func() string) *tykoas.Document {
 // noRuleAPI is the internal API that answers 404 for the requests of a routed path that no match takes.
 func noRuleAPI(router *API) *API {
 	hr, gw := router.Route.Route, router.Parent.Gateway.Gateway
-	id := APIID(hr.Namespace, hr.Name, router.ListenPath()+"\nno rule", gw.Namespace, gw.Name, router.Hostname)
+	id := APIID(hr.Namespace, hr.Name, router.ListenPath()+"\nno rule", gw.Namespace, gw.Name, router.idHost)
 	plan := &pathPlan{path: router.Path, listenPrefix: "/" + id, methods: map[string]behaviour{}, noRule: true}
 	return &API{ID: id, Route: router.Route, Parent: router.Parent, Hostname: router.Hostname, Path: router.Path,
 		Role: RoleNoRule, Document: internalDocument(id, router.Hostname, plan, router.claim.tags), dataPlane: router.dataPlane}

@@ -1,6 +1,9 @@
 package translate
 
 import (
+	"sort"
+	"strconv"
+
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
@@ -44,12 +47,13 @@ func TLSPort(l gwv1.Listener, svc *corev1.Service) int {
 	return 0
 }
 
-// tykPort is the Tyk port of the APIs a parent gets for host: apiPort in the gateway-api profile, else 0.
-func tykPort(dp DataPlanes, p *attachment.Parent, host string) int {
+// tykPorts are the Tyk ports of the APIs a parent gets for host: apiPorts in the gateway-api profile, else the
+// listen_port alone.
+func tykPorts(dp DataPlanes, p *attachment.Parent, host string) []int {
 	if !dp.TLSListenersOwnPort() {
-		return 0
+		return []int{0}
 	}
-	return apiPort(p, host)
+	return apiPorts(p, host)
 }
 
 // plainBesideTLS are the claims (claimWhere on the listen_port, hostname, listen path) that APIs on the
@@ -77,13 +81,14 @@ func plainBesideTLS(res *attachment.Result, dp DataPlanes) map[string]bool {
 				if host == "" {
 					continue
 				}
-				port := apiPort(parent, host)
 				where := claimWhere(dataPlaneOf(parent.Gateway), parent.Gateway.Gateway, 0) + "\n" + host + "\n"
-				for _, lp := range matchListenPaths(r.Route) {
-					if port == 0 {
-						plain[where+lp] = true
-					} else {
-						tls[where+lp] = true
+				for _, port := range apiPorts(parent, host) {
+					for _, lp := range matchListenPaths(r.Route) {
+						if port == 0 {
+							plain[where+lp] = true
+						} else {
+							tls[where+lp] = true
+						}
 					}
 				}
 			}
@@ -116,22 +121,33 @@ func matchListenPaths(hr *gwv1.HTTPRoute) []string {
 	return out
 }
 
-// apiPort is the Tyk port of the API a parent gets for host in the gateway-api profile: the TLS port of the
-// HTTPS listeners that give the route host, when every listener of the parent that gives it is HTTPS and they
-// all lead to one such port. Otherwise 0, the listen_port: Tyk keeps one API per custom domain and listen path
-// whatever its port (two collide and it renames one), so a hostname that an HTTP listener gives too stays on
-// listen_port, as in the reference.
-func apiPort(p *attachment.Parent, host string) int {
-	port := 0
+// apiPorts are the Tyk ports a parent serves host on in the gateway-api profile, ascending: the TLS port of
+// each HTTPS listener that gives the route host (TLSPort), and 0, the listen_port, for an HTTP listener (or an
+// HTTPS one whose port cannot be known offline, which stays on listen_port with its certificates, as in the
+// reference). A route attached to an HTTP and an HTTPS listener of the same hostname (no sectionName) gets an API
+// on each port, as Gateway API serves it through both; Tyk keeps one API per custom domain and listen path
+// whatever its port, which plainDomain answers, and the TLS port's API gets an ID of its own (portHost).
+func apiPorts(p *attachment.Parent, host string) []int {
+	seen := map[int]bool{}
+	var out []int
 	for _, l := range p.Listeners {
 		if !contains(l.Hostnames, host) {
 			continue
 		}
 		tp := TLSPort(l.Listener.Listener, p.Gateway.Infrastructure.Service)
-		if tp == 0 || (port != 0 && tp != port) {
-			return 0
+		if !seen[tp] {
+			seen[tp] = true
+			out = append(out, tp)
 		}
-		port = tp
 	}
-	return port
+	sort.Ints(out)
+	if len(out) == 0 {
+		return []int{0}
+	}
+	return out
 }
+
+// portHost is the hostname an API's ID is made from when the API is on TLS port port and its hostname is served
+// on another port too: "shop.example.com:8443", which no hostname can be, so the listen_port's API keeps the ID
+// the reference gives it and the other has one of its own.
+func portHost(host string, port int) string { return host + ":" + strconv.Itoa(port) }

@@ -89,6 +89,9 @@ type API struct {
 	// (plainDomain).
 	port      int
 	besideTLS bool
+	// idHost is the hostname the API's ID is made from: the hostname, or portHost's for the TLS port's APIs of a
+	// hostname that listeners serve on two ports.
+	idHost string
 }
 
 // domain is the API's custom domain ("" for none): its hostname as a mux host template.
@@ -242,39 +245,48 @@ func translateRoute(r *attachment.Route, dp DataPlanes, bases Bases, leaves *lea
 		var parentAPIs []*API
 		var conflicts []string
 		for _, host := range parentHostnames(parent) {
-			certs := certificates(parent, host, dp.Org(gw), leaves)
-			port := 0
+			hostCerts := certificates(parent, host, dp.Org(gw), leaves)
+			ports := []int{0}
 			if ownPort {
-				port = apiPort(parent, host)
+				ports = apiPorts(parent, host)
 			}
-			for _, plan := range plans {
-				id := APIID(hr.Namespace, hr.Name, plan.listenPath(), gw.Namespace, gw.Name, host)
-				if seen[id] {
-					continue // another parentRef to the same Gateway already serves it
+			for _, port := range ports {
+				certs, idHost := hostCerts, host
+				if len(ports) > 1 && port == 0 {
+					certs = nil // the listen_port is plain HTTP where an HTTPS listener has a port of its own
 				}
-				seen[id] = true
-				key := host + "\n" + plan.listenPath()
-				besideTLS := port == 0 && beside[claimWhere(dataPlaneOf(parent.Gateway), gw, 0)+"\n"+key]
-				if plan.routed(served.conditions) || routed[claimWhere(dataPlaneOf(parent.Gateway), gw, port)+"\n"+key] {
-					for _, api := range routedAPIs(r, parent, host, plan, byIndex, tags, certs, port, besideTLS) {
-						if api.Role == RoleInternal && base != nil {
-							api.Base = base
-							conflicts = append(conflicts, base.Conflicts(api.Document)...)
-						}
-						parentAPIs = append(parentAPIs, api)
+				if len(ports) > 1 && port != 0 {
+					idHost = portHost(host, port)
+				}
+				for _, plan := range plans {
+					id := APIID(hr.Namespace, hr.Name, plan.listenPath(), gw.Namespace, gw.Name, idHost)
+					if seen[id] {
+						continue // another parentRef to the same Gateway already serves it
 					}
-					continue
+					seen[id] = true
+					key := host + "\n" + plan.listenPath()
+					besideTLS := port == 0 && beside[claimWhere(dataPlaneOf(parent.Gateway), gw, 0)+"\n"+key]
+					if plan.routed(served.conditions) || routed[claimWhere(dataPlaneOf(parent.Gateway), gw, port)+"\n"+key] {
+						for _, api := range routedAPIs(r, parent, host, idHost, plan, byIndex, tags, certs, port, besideTLS) {
+							if api.Role == RoleInternal && base != nil {
+								api.Base = base
+								conflicts = append(conflicts, base.Conflicts(api.Document)...)
+							}
+							parentAPIs = append(parentAPIs, api)
+						}
+						continue
+					}
+					doc := document(id, host, domainOf(host, besideTLS), plan, tags, certs)
+					if port != 0 {
+						doc.Tyk.Server.Protocol, doc.Tyk.Server.Port = "https", port
+					}
+					if base != nil {
+						conflicts = append(conflicts, base.Conflicts(doc)...)
+					}
+					parentAPIs = append(parentAPIs, &API{ID: id, Route: r, Parent: parent, Hostname: host, Path: plan.path,
+						Exact: plan.exact, Rules: plan.rules, Document: doc, Base: base, dataPlane: dataPlaneOf(parent.Gateway),
+						port: port, besideTLS: besideTLS, idHost: idHost})
 				}
-				doc := document(id, host, domainOf(host, besideTLS), plan, tags, certs)
-				if port != 0 {
-					doc.Tyk.Server.Protocol, doc.Tyk.Server.Port = "https", port
-				}
-				if base != nil {
-					conflicts = append(conflicts, base.Conflicts(doc)...)
-				}
-				parentAPIs = append(parentAPIs, &API{ID: id, Route: r, Parent: parent, Hostname: host, Path: plan.path,
-					Exact: plan.exact, Rules: plan.rules, Document: doc, Base: base, dataPlane: dataPlaneOf(parent.Gateway),
-					port: port, besideTLS: besideTLS})
 			}
 		}
 		if len(conflicts) > 0 {
