@@ -81,6 +81,7 @@ func newDiffCommand() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVarP(&configPath, "config", "c", "", "the function config `FILE` for both sides (a RenderConfig or a ConfigMap)")
+	profileFlag(cmd)
 	cmd.Flags().StringVarP(&output, "output", "o", "text", "text, markdown (a pull request comment) or json")
 	cmd.Flags().StringVar(&failOn, "fail-on", strings.Join(apidiff.KindNames(apidiff.DefaultFailOn), ","),
 		"the kinds of risky change that make the exit status 1, separated by commas")
@@ -200,10 +201,10 @@ func loadSide(name string, paths []string, configPath string, build func() (stri
 	var items []*yaml.RNode
 	var fnConfig *yaml.RNode
 	if err == nil {
-		items, fnConfig = in.items, in.fnConfig
 		if _, err := in.loadConfig(); err != nil {
 			return nil, usage("diff: %s: %v", name, err)
 		}
+		items, fnConfig = in.items, in.fnConfig
 	}
 	var nb *kustomization.NeedsBuild
 	if errors.As(err, &nb) && build != nil && len(paths) == 1 && nb.Dir == filepath.Clean(paths[0]) {

@@ -202,6 +202,11 @@ func fileName(file string) string {
 
 // loadConfig loads the function config of in, an error naming its file.
 func (in *inputSet) loadConfig() (config.Spec, error) {
+	fc, err := withProfile(in.fnConfig)
+	if err != nil {
+		return config.Spec{}, err
+	}
+	in.fnConfig = fc
 	cfg, err := config.Load(in.fnConfig)
 	if err != nil && in.configFile != "" {
 		return cfg, fmt.Errorf("%s: %w", in.configFile, err)

@@ -149,6 +149,7 @@ func needPaths(name string) cobra.PositionalArgs {
 // configFlag is -c FILE of render and the read-only views.
 func configFlag(cmd *cobra.Command, path *string) {
 	cmd.Flags().StringVarP(path, "config", "c", "", "the function config `FILE` (a RenderConfig or a ConfigMap)")
+	profileFlag(cmd)
 }
 
 // renderFiles is `render PATH...` (and the Argo CD plugin's plain-YAML path): it renders the files and

@@ -44,7 +44,7 @@ func TestCompileExact(t *testing.T) {
 		dropped []string
 	}{
 		{"the reference", gwv1.HTTPRouteRule{Matches: match(&exact, nil)}, ExactRejected,
-			[]string{"spec.rules[0].matches[0].path.type: Exact is not supported: Tyk matches listen paths by prefix (use PathPrefix)"}},
+			[]string{"spec.rules[0].matches[0].path.type: Exact is not supported: Tyk matches listen paths by prefix (use PathPrefix)" + GatewayAPIServes}},
 		{"served", gwv1.HTTPRouteRule{Matches: match(&exact, &post)}, ExactServed, nil},
 		{"a redirect, served", gwv1.HTTPRouteRule{Matches: match(&exact, nil), Filters: redirect}, ExactServed, nil},
 		{"proxied only", gwv1.HTTPRouteRule{Matches: match(&exact, nil)}, ExactProxiedOnly, nil},

@@ -52,8 +52,8 @@ func constantRedirect(field string, r *gwv1.HTTPRequestRedirectFilter, listeners
 				"or the listener's hostname) the host is kept", inexact)
 		default:
 			fail(".hostname", "must be set: Tyk answers a redirect with a fixed Location, and without a hostname the "+
-				"Location depends on the request (the gateway-api profile, spec.profile of the RenderConfig, keeps "+
-				"the host where the route's hostnames are exact)")
+				"Location depends on the request (the gateway-api profile keeps the host where the route's hostnames "+
+				"are exact: spec.profile: gateway-api in the RenderConfig; try it with --profile gateway-api)")
 		}
 	}
 	pathKept := r.Path == nil && keepPath

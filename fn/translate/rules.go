@@ -61,6 +61,11 @@ func (p pair) listenPath() string {
 	return p.path
 }
 
+// GatewayAPIServes ends a rejection of the operator profile (the reference's) that the gateway-api profile
+// serves, so that the message leads somewhere.
+const GatewayAPIServes = " (the gateway-api profile serves it: spec.profile: gateway-api in the RenderConfig; " +
+	"try it with --profile gateway-api)"
+
 // servedFeatures are the parts of Gateway API beyond the reference that the profile serves, and how.
 type servedFeatures struct {
 	timeouts Timeouts
@@ -182,6 +187,8 @@ func compileRule(i int, r gwv1.HTTPRouteRule, backends backendsOf, listeners []l
 			exactFields = append(exactFields, mf+".path")
 		case served.exact != ExactRejected:
 			add(mf+".path.type", "%s is not supported yet: Tyk serves PathPrefix and Exact paths", t)
+		case t == gwv1.PathMatchExact:
+			add(mf+".path.type", "%s is not supported: Tyk matches listen paths by prefix (use PathPrefix)%s", t, GatewayAPIServes)
 		default:
 			add(mf+".path.type", "%s is not supported: Tyk matches listen paths by prefix (use PathPrefix)", t)
 		}
@@ -201,10 +208,10 @@ func compileRule(i int, r gwv1.HTTPRouteRule, backends backendsOf, listeners []l
 		switch {
 		case !served.conditions:
 			if len(match.Headers) > 0 {
-				add(mf+".headers", "header matches are not supported by Tyk")
+				add(mf+".headers", "header matches are not supported by Tyk%s", GatewayAPIServes)
 			}
 			if len(match.QueryParams) > 0 {
-				add(mf+".queryParams", "query parameter matches are not supported by Tyk")
+				add(mf+".queryParams", "query parameter matches are not supported by Tyk%s", GatewayAPIServes)
 			}
 		case exact && len(match.Headers)+len(match.QueryParams) > 0:
 			add(mf, "header and query parameter matches on an Exact path are not supported yet")

@@ -34,7 +34,7 @@ func compileTimeouts(f string, t *gwv1.HTTPRouteTimeouts, mode Timeouts, b *beha
 		return
 	}
 	if mode == TimeoutsRejected {
-		add(f+".timeouts", "not supported by Tyk")
+		add(f+".timeouts", "not supported by Tyk%s", GatewayAPIServes)
 		return
 	}
 	var effective time.Duration

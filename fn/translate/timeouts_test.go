@@ -34,7 +34,7 @@ func TestCompileTimeouts(t *testing.T) {
 			[]string{"r.timeouts.backendRequest: 1500ms is served as 2s: Tyk Gateways before 5.14, which spec.tykVersion " +
 				"of the function config names, enforce whole seconds"}, nil},
 		{"the reference", gwv1.HTTPRouteTimeouts{Request: d("1s")}, TimeoutsRejected, nil, nil,
-			[]string{"r.timeouts: not supported by Tyk"}},
+			[]string{"r.timeouts: not supported by Tyk" + GatewayAPIServes}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var b behaviour
