@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
 
+	"github.com/gateway2tyk/gateway2tyk/fn/config"
 	"github.com/gateway2tyk/gateway2tyk/sync/plan"
 	"github.com/gateway2tyk/gateway2tyk/sync/source"
 	"github.com/gateway2tyk/gateway2tyk/sync/target"
@@ -116,8 +118,9 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := deletesAll(p, o); err != nil {
-		return nil, err
+	refused := deletesAll(p, o)
+	if refused != nil && !o.DryRun {
+		return nil, refused
 	}
 	rep := &Report{Plan: p, before: make(map[string][]byte, len(actual))}
 	for _, a := range actual {
@@ -137,8 +140,9 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	}
 	printOwners(o.Out, p)
 	if o.DryRun {
+		// A refused plan is shown too, so that what it would delete can be read before anything is decided.
 		printPlan(o.Out, rep, certs)
-		return rep, nil
+		return rep, refused
 	}
 	apply(ctx, o, rep, certs)
 	printOutcome(o.Out, rep)
@@ -162,8 +166,17 @@ func deletesAll(p *plan.Plan, o Options) error {
 		}
 		said = append(said, fmt.Sprintf("owner %s: all %d of its APIs deleted, %d created", owner, p.Had[owner], creates))
 	}
-	return fmt.Errorf("%w (%s; on %s): nothing was changed; give --allow-empty if that is meant",
-		ErrDeletesAll, strings.Join(said, "; "), o.Target.Describe())
+	advice := "give --allow-empty if that is meant (--dry-run shows the plan)"
+	if slices.Contains(owners, config.FallbackOwner) {
+		// Every application rendered where the render cannot see its place in a repository (outside git, by kpt,
+		// from stdin) gets this owner: the APIs it would delete may well be another application's.
+		advice = fmt.Sprintf("owner %s is the fallback the render gives an application whose place in a repository "+
+			"it cannot see (rendered outside a git repository, by kpt or from stdin), so these APIs may be another "+
+			"application's: give each application its own owner (spec.owner in its RenderConfig, or sync --owner) "+
+			"and sync again; --dry-run shows the plan", config.FallbackOwner)
+	}
+	return fmt.Errorf("%w (%s; on %s): nothing was changed; %s",
+		ErrDeletesAll, strings.Join(said, "; "), o.Target.Describe(), advice)
 }
 
 func apply(ctx context.Context, o Options, rep *Report, certs []source.Certificate) {

@@ -275,6 +275,43 @@ func TestPlanDeletingEverythingIsRefused(t *testing.T) {
 	assert.Equal(t, want(plan.Delete, apis[1:]...), actionsOf(r.rep, plan.Delete))
 }
 
+// TestRefusalOfTheFallbackOwner (issue 45 finding 3): two applications rendered outside a git repository share the
+// fallback owner; the refusal of the second's plan says the owner is a fallback and how to give each application
+// its own, and never suggests --allow-empty, which would delete the first's APIs. --dry-run shows the plan it
+// refuses (every delete), still refusing, nothing changed. Another owner's refusal names --allow-empty.
+func TestRefusalOfTheFallbackOwner(t *testing.T) {
+	f := targettest.NewDashboard(t)
+	apis := shop()
+	require.NoError(t, syncRun(t, f, stream(apis)).err)
+	before := keys(f.APIs())
+
+	r := syncRun(t, f, stream(nil), owner("gateway2tyk"))
+	require.ErrorIs(t, r.err, tyksync.ErrDeletesAll)
+	assert.Contains(t, r.err.Error(), "owner gateway2tyk is the fallback the render gives an application whose place "+
+		"in a repository it cannot see")
+	assert.Contains(t, r.err.Error(), "spec.owner in its RenderConfig, or sync --owner")
+	assert.NotContains(t, r.err.Error(), "--allow-empty")
+
+	r = syncRun(t, f, stream(nil), owner("gateway2tyk"), dryRun)
+	require.ErrorIs(t, r.err, tyksync.ErrDeletesAll, "a dry run of a refused plan is refused too")
+	require.NotNil(t, r.rep, "the dry run shows the plan")
+	assert.Equal(t, want(plan.Delete, apis...), actions(r.rep))
+	for _, a := range apis {
+		assert.Contains(t, r.out, a.ID(), "the plan printed names every API it would delete")
+	}
+	assert.Equal(t, before, keys(f.APIs()), "nothing was deleted")
+
+	g := targettest.NewDashboard(t)
+	owned := shop()
+	for i := range owned {
+		owned[i].Owner = "shop-apis"
+	}
+	require.NoError(t, syncRun(t, g, stream(owned)).err)
+	r = syncRun(t, g, stream(nil), owner("shop-apis"))
+	require.ErrorIs(t, r.err, tyksync.ErrDeletesAll)
+	assert.Contains(t, r.err.Error(), "give --allow-empty if that is meant")
+}
+
 func TestScopeLimitsDeletes(t *testing.T) {
 	f := targettest.NewDashboard(t)
 	apis := shop()

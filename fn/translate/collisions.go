@@ -46,20 +46,27 @@ func resolveCollisions(candidates []*API, routes []*Route) []*API {
 			continue
 		}
 		w := winner.Route.Route
+		why := "two APIs with the same domain and listen path cannot both load in Tyk"
+		if a.port != winner.port {
+			why = "Tyk keeps one API per custom domain and listen path whatever its port, and without a hostname " +
+				"the HTTP and the HTTPS listener's APIs have the same (give the listeners or the routes hostnames)"
+		}
 		lose(byRoute[a.Route], a, status.ReasonPathConflict, fmt.Sprintf(
 			"%s on %s of Gateway %s/%s is served by HTTPRoute %s/%s, which takes precedence (older, or as old "+
-				"and first by namespace/name); two APIs with the same domain and listen path cannot both load in Tyk",
+				"and first by namespace/name); %s",
 			a.PathDescription(), hostDescription(a.Hostname), a.Parent.Gateway.Gateway.Namespace, a.Parent.Gateway.Gateway.Name,
-			w.Namespace, w.Name))
+			w.Namespace, w.Name, why))
 	}
 	return out
 }
 
-// claimKey is what two APIs must not share: the hostname and path on one port of one set of Tyk Gateways.
-// Those are the data plane of the Gateway when it has one (two Gateways can share it), else the Gateway itself
-// (claimWhere).
+// claimKey is what two APIs must not share: the custom domain and listen path on one set of Tyk Gateways. Those
+// are the data plane of the Gateway when it has one (two Gateways can share it), else the Gateway itself
+// (claimWhere). The port takes no part, since Tyk keeps one API per custom domain and listen path whatever its
+// port; APIs of one hostname on two ports write their domains apart where they can (plainDomain), and so do not
+// share a key, but two without hostname (listeners without one on both ports) do.
 func claimKey(a *API) string {
-	return claimWhereOf(a) + "\n" + a.Hostname + "\n" + a.ListenPath()
+	return claimWhere(a.dataPlane, a.Parent.Gateway.Gateway, 0) + "\n" + a.domain() + "\n" + a.ListenPath()
 }
 
 func dataPlaneShared(candidates []*API, byRoute map[*attachment.Route]*Route) []*API {

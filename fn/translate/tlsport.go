@@ -141,7 +141,9 @@ func apiPorts(p *attachment.Parent, host string) []int {
 		}
 	}
 	sort.Ints(out)
-	if len(out) == 0 {
+	if len(out) == 0 || (host == "" && len(out) > 1) {
+		// Without a hostname the APIs of two ports would have the same domain (none) and listen path, which Tyk
+		// does not load both of: one API on listen_port, as in the reference.
 		return []int{0}
 	}
 	return out
