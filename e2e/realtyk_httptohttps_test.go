@@ -1,12 +1,9 @@
 package e2e_test
 
 import (
-	"crypto/x509"
-	"encoding/base64"
 	"fmt"
 	"net/http"
 	"net/url"
-	"os"
 	"strings"
 	"testing"
 
@@ -29,11 +26,8 @@ func TestRealTykHTTPToHTTPS(t *testing.T) {
 	g := realtyk.Start(t, realtyk.Find(t))
 	version, err := tykroute.ParseVersion(g.Version)
 	require.NoError(t, err)
-	data, err := os.ReadFile("../fn/testdata/profile-gateway-api-http-to-https/input.yaml")
-	require.NoError(t, err)
-	input := strings.Replace(string(data), "targetPort: 8443", fmt.Sprintf("targetPort: %d", g.TLSPort), 1)
-	input = strings.Replace(input, "spec: {profile: gateway-api}", "spec: {profile: gateway-api, tykVersion: \""+version.String()+"\"}", 1)
-	require.Contains(t, input, fmt.Sprintf("targetPort: %d}", g.TLSPort), "the story's Service changed shape")
+	input := strings.Replace(tlsStoryInput(t, "profile-gateway-api-http-to-https", g), "spec: {profile: gateway-api}",
+		"spec: {profile: gateway-api, tykVersion: \""+version.String()+"\"}", 1)
 	require.Contains(t, input, "tykVersion", "the story's RenderConfig changed shape")
 	items, out := renderInput(t, input)
 
@@ -65,23 +59,10 @@ func TestRealTykHTTPToHTTPS(t *testing.T) {
 		}
 	}
 
-	var certPEM, keyPEM []byte
-	for _, it := range items {
-		if it.GetKind() == "Secret" && it.GetName() == "shop-tls" {
-			m := it.GetDataMap()
-			certPEM, err = base64.StdEncoding.DecodeString(m["tls.crt"])
-			require.NoError(t, err)
-			keyPEM, err = base64.StdEncoding.DecodeString(m["tls.key"])
-			require.NoError(t, err)
-		}
-	}
-	require.NotEmpty(t, certPEM)
 	// The story's OperatorContext names no organisation: the certificate's ID is its digest alone.
-	require.NoError(t, g.UploadCertificate("", append(append(certPEM, '\n'), keyPEM...)))
+	roots := uploadTLSSecret(t, g, items, "shop-tls", "")
 	require.NoError(t, g.Replace(docs))
 	assert.NotContains(t, g.Log(), "Listen path collision", "Tyk renamed a listen path")
-	roots := x509.NewCertPool()
-	require.True(t, roots.AppendCertsFromPEM(certPEM))
 
 	type want struct {
 		location string // a redirect's Location

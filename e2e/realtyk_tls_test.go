@@ -1,12 +1,9 @@
 package e2e_test
 
 import (
-	"crypto/x509"
-	"encoding/base64"
 	"fmt"
 	"net/http"
 	"net/url"
-	"os"
 	"sort"
 	"strings"
 	"testing"
@@ -30,10 +27,7 @@ func TestRealTykHTTPSListenerOwnPort(t *testing.T) {
 	version, err := tykroute.ParseVersion(g.Version)
 	require.NoError(t, err)
 
-	data, err := os.ReadFile("../fn/testdata/profile-gateway-api-https-listener-own-port/input.yaml")
-	require.NoError(t, err)
-	input := strings.Replace(string(data), "targetPort: 8443", fmt.Sprintf("targetPort: %d", g.TLSPort), 1)
-	items, out := renderInput(t, input)
+	items, out := renderInput(t, tlsStoryInput(t, "profile-gateway-api-https-listener-own-port", g))
 
 	docs := map[string][]byte{}
 	var onTLS []string
@@ -59,21 +53,8 @@ func TestRealTykHTTPSListenerOwnPort(t *testing.T) {
 		return
 	}
 
-	var certPEM, keyPEM []byte
-	for _, it := range items {
-		if it.GetKind() == "Secret" && it.GetName() == "checkout-tls" {
-			m := it.GetDataMap()
-			certPEM, err = base64.StdEncoding.DecodeString(m["tls.crt"])
-			require.NoError(t, err)
-			keyPEM, err = base64.StdEncoding.DecodeString(m["tls.key"])
-			require.NoError(t, err)
-		}
-	}
-	require.NotEmpty(t, certPEM)
-	require.NoError(t, g.UploadCertificate("5e9d9544a1dcd60001d0ed20", append(append(certPEM, '\n'), keyPEM...)))
+	roots := uploadTLSSecret(t, g, items, "checkout-tls", "5e9d9544a1dcd60001d0ed20")
 	require.NoError(t, g.Replace(docs))
-	roots := x509.NewCertPool()
-	require.True(t, roots.AppendCertsFromPEM(certPEM))
 
 	for _, c := range []struct {
 		url      string

@@ -1,6 +1,9 @@
 package e2e_test
 
 import (
+	"crypto/x509"
+	"encoding/base64"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -41,4 +44,37 @@ func renderStoryFor(t *testing.T, story string, g *realtyk.Gateway) (tykroute.Ve
 	require.NotEqual(t, string(data), input, "story %s: its RenderConfig changed shape", story)
 	_, out := renderInput(t, input)
 	return version, out
+}
+
+// tlsStoryInput is a story's input.yaml with its data-plane Service's targetPort 8443 (the HTTPS listener's TLS
+// port) made the TLS port Gateway g may open.
+func tlsStoryInput(t *testing.T, story string, g *realtyk.Gateway) string {
+	t.Helper()
+	data, err := os.ReadFile("../fn/testdata/" + story + "/input.yaml")
+	require.NoError(t, err)
+	input := strings.Replace(string(data), "targetPort: 8443", fmt.Sprintf("targetPort: %d", g.TLSPort), 1)
+	require.Contains(t, input, fmt.Sprintf("targetPort: %d", g.TLSPort), "story %s: its Service changed shape", story)
+	return input
+}
+
+// uploadTLSSecret uploads the certificate and key of the story's kubernetes.io/tls Secret name to g for org, as
+// sync does, and gives a pool that trusts the certificate.
+func uploadTLSSecret(t *testing.T, g *realtyk.Gateway, items []*yaml.RNode, name, org string) *x509.CertPool {
+	t.Helper()
+	var certPEM, keyPEM []byte
+	for _, it := range items {
+		if it.GetKind() == "Secret" && it.GetName() == name {
+			m := it.GetDataMap()
+			var err error
+			certPEM, err = base64.StdEncoding.DecodeString(m["tls.crt"])
+			require.NoError(t, err)
+			keyPEM, err = base64.StdEncoding.DecodeString(m["tls.key"])
+			require.NoError(t, err)
+		}
+	}
+	require.NotEmpty(t, certPEM, "Secret %s", name)
+	require.NoError(t, g.UploadCertificate(org, append(append(certPEM, '\n'), keyPEM...)))
+	roots := x509.NewCertPool()
+	require.True(t, roots.AppendCertsFromPEM(certPEM))
+	return roots
 }
