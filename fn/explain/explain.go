@@ -228,6 +228,12 @@ func Explain(out *fn.Output, req Request, opt Options) (*Answer, error) {
 	case res.Status == 500:
 		a.Reason = noBackend(api, a.Rule)
 	}
+	if res.Status == 404 {
+		// A 404 Tyk answers itself on a path some route serves: a dropped rule that takes the path may be why.
+		if d := droppedRules(out, g, req); len(d) > 0 {
+			a.Reason += "; " + strings.Join(d, "; ")
+		}
+	}
 	return a, nil
 }
 
@@ -489,15 +495,10 @@ func whyNoAPI(out *fn.Output, g *attachment.Gateway, req Request, l *attachment.
 			}
 			if c := accepted(tr.Conditions[i]); c != nil && c.Status != metav1.ConditionTrue {
 				reasons = append(reasons, fmt.Sprintf("HTTPRoute %s is not accepted: Accepted/%s: %s", name, c.Reason, c.Message))
-				continue
-			}
-			for _, d := range tr.Drops {
-				if ruleTakesPath(hr.Spec.Rules[d.Rule], p) {
-					reasons = append(reasons, fmt.Sprintf("HTTPRoute %s dropped %s", name, d.String()))
-				}
 			}
 		}
 	}
+	reasons = append(reasons, droppedRules(out, g, req)...)
 	// A route that would take the request but names a Gateway that is not in the input (a typo in its
 	// parentRef) is the likeliest cause: Gateway API attaches it to nothing.
 	for _, m := range out.Attachment.MissingParents {
@@ -515,6 +516,32 @@ func whyNoAPI(out *fn.Output, g *attachment.Gateway, req Request, l *attachment.
 		return fmt.Sprintf("no listener of Gateway %s/%s takes %s://%s and no API serves it", g.Gateway.Namespace, g.Gateway.Name, req.URL.Scheme, host)
 	}
 	return fmt.Sprintf("no route attached to Gateway %s/%s serves %s%s", g.Gateway.Namespace, g.Gateway.Name, host, p)
+}
+
+// droppedRules names the dropped rules of the accepted routes on Gateway g that take the request's host and path.
+func droppedRules(out *fn.Output, g *attachment.Gateway, req Request) []string {
+	host, p := req.URL.Hostname(), req.URL.Path
+	if p == "" {
+		p = "/"
+	}
+	var said []string
+	for _, tr := range out.Translation.Routes {
+		hr := tr.Route.Route
+		for i, parent := range tr.Route.Parents {
+			if parent.Gateway != g || !routeTakesHost(hr, host) || !routeTakesPath(hr, p) {
+				continue
+			}
+			if c := accepted(tr.Conditions[i]); c != nil && c.Status != metav1.ConditionTrue {
+				continue
+			}
+			for _, d := range tr.Drops {
+				if ruleTakesPath(hr.Spec.Rules[d.Rule], p) {
+					said = append(said, fmt.Sprintf("HTTPRoute %s/%s dropped %s", hr.Namespace, hr.Name, d.String()))
+				}
+			}
+		}
+	}
+	return dedupe(said)
 }
 
 func accepted(conds []metav1.Condition) *metav1.Condition {

@@ -138,6 +138,11 @@ spec:
     backendRefs: [{name: orders, port: 8080}]
   - matches: [{path: {value: /billing}}]
     backendRefs: [{name: billing, port: 8080}]
+  - matches: [{path: {value: /carts}, method: GET}]
+    backendRefs: [{name: orders, port: 8080}]
+  - matches: [{path: {value: /carts}, method: POST}]
+    retry: {attempts: 3}
+    backendRefs: [{name: orders, port: 8080}]
 ---
 apiVersion: v1
 kind: Service
@@ -152,6 +157,13 @@ func TestExplainTroubles(t *testing.T) {
 		a := ask(t, out, "GET http://shop.example.com/returns/1", Options{})
 		assert.Equal(t, 404, a.Status)
 		assert.Contains(t, a.Reason, "HTTPRoute shop/orders dropped spec.rules[1].retry: not supported by Tyk")
+	})
+	t.Run("a dropped rule is named behind a 404 Tyk answers itself on a served path", func(t *testing.T) {
+		a := ask(t, out, "POST http://shop.example.com/carts", Options{})
+		assert.Equal(t, 404, a.Status)
+		assert.Contains(t, a.Reason, "no rule of HTTPRoute shop/orders matches method POST on path /carts")
+		assert.Contains(t, a.Reason, "HTTPRoute shop/orders dropped spec.rules[4].retry: not supported by Tyk")
+		assert.NotContains(t, a.Reason, "spec.rules[1]", "a dropped rule of another path is not named")
 	})
 	t.Run("an unresolved backend answers 500 and says why", func(t *testing.T) {
 		a := ask(t, out, "GET http://shop.example.com/billing", Options{})
