@@ -258,7 +258,15 @@ func runSync(ctx context.Context, cmd *cobra.Command, f syncFlags) error {
 			from = "--from " + f.from
 		}
 		what := "--allow-empty --owner OWNER syncs it, deleting every API of that owner"
-		if f.owner != "" {
+		switch {
+		case f.owner == config.FallbackOwner:
+			// Every application rendered where its place in a repository cannot be seen has this owner: deleting
+			// all of its APIs may delete another application's.
+			from += " of owner " + f.owner
+			what = "owner " + f.owner + " is the fallback of every application rendered outside a git repository, by " +
+				"kpt or from stdin, so its APIs may be another application's: give each application its own owner " +
+				"(spec.owner in its RenderConfig, or sync --owner) before deleting anything"
+		case f.owner != "":
 			from += " of owner " + f.owner
 			what = "--allow-empty syncs it, deleting every API of owner " + f.owner
 		}

@@ -196,7 +196,13 @@ func TestSyncRefusesInputWithoutAPIs(t *testing.T) {
 	assert.Contains(t, out, "owners: none")
 	code, _, stderr = cli(t, "", append([]string{"sync", "--from", empty, "--owner", "gateway2tyk"}, flags...)...)
 	assert.Equal(t, 2, code, stderr)
-	assert.Contains(t, stderr, "--allow-empty syncs it, deleting every API of owner gateway2tyk")
+	// gateway2tyk is the fallback owner, which other applications may share (issue 45 finding 3): no advice to
+	// delete all of its APIs.
+	assert.Contains(t, stderr, "owner gateway2tyk is the fallback of every application rendered outside a git repository")
+	assert.NotContains(t, stderr, "--allow-empty")
+	code, _, stderr = cli(t, "", append([]string{"sync", "--from", empty, "--owner", "shop-apis"}, flags...)...)
+	assert.Equal(t, 2, code, stderr)
+	assert.Contains(t, stderr, "--allow-empty syncs it, deleting every API of owner shop-apis")
 	code, _, stderr = cli(t, "", append([]string{"sync", "--from", empty, "--owner", "someone-else", "--allow-empty"}, flags...)...)
 	assert.Equal(t, 0, code, stderr)
 	assert.Len(t, f.APIs(), 1, "another owner's sync deletes none of gateway2tyk's APIs")
