@@ -310,7 +310,7 @@ clean:
 FUZZTIME         ?= 60s
 FUZZMINIMIZETIME ?= 2s
 FUZZPARALLEL     ?= 2
-FUZZ_TARGETS     := ./fn/read:FuzzItems ./fn:FuzzPipeline ./fn:FuzzPipelineMutated
+FUZZ_TARGETS     := ./fn/read:FuzzItems ./fn:FuzzPipeline ./fn:FuzzPipelineMutated ./fn/internal/directyaml:FuzzAppendItem
 .PHONY: fuzz
 fuzz:
 	@for t in $(FUZZ_TARGETS); do \
