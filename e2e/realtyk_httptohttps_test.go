@@ -27,7 +27,7 @@ func TestRealTykHTTPToHTTPS(t *testing.T) {
 	version, err := tykroute.ParseVersion(g.Version)
 	require.NoError(t, err)
 	input := strings.Replace(tlsStoryInput(t, "profile-gateway-api-http-to-https", g), "spec: {profile: gateway-api}",
-		"spec: {profile: gateway-api, tykVersion: \""+version.String()+"\"}", 1)
+		"spec: {profile: gateway-api, tykVersion: \""+renderedFor(version).String()+"\"}", 1)
 	require.Contains(t, input, "tykVersion", "the story's RenderConfig changed shape")
 	items, out := renderInput(t, input)
 

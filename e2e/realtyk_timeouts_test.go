@@ -33,7 +33,7 @@ func TestRealTykRouteTimeouts(t *testing.T) {
 
 	data, err := os.ReadFile("../fn/testdata/profile-gateway-api-timeouts/input.yaml")
 	require.NoError(t, err)
-	input := strings.Replace(string(data), "    profile: gateway-api", "    profile: gateway-api\n    tykVersion: "+version.String(), 1)
+	input := strings.Replace(string(data), "    profile: gateway-api", "    profile: gateway-api\n    tykVersion: "+renderedFor(version).String(), 1)
 	_, out := renderInput(t, input)
 
 	tally := explaincheck.Check(t, g, out, explaincheck.Options{})

@@ -40,10 +40,19 @@ func renderStoryFor(t *testing.T, story string, g *realtyk.Gateway) (tykroute.Ve
 	require.NoError(t, err)
 	data, err := os.ReadFile("../fn/testdata/" + story + "/input.yaml")
 	require.NoError(t, err)
-	input := strings.Replace(string(data), "spec: {profile: gateway-api}", "spec: {profile: gateway-api, tykVersion: \""+version.String()+"\"}", 1)
+	input := strings.Replace(string(data), "spec: {profile: gateway-api}", "spec: {profile: gateway-api, tykVersion: \""+renderedFor(version).String()+"\"}", 1)
 	require.NotEqual(t, string(data), input, "story %s: its RenderConfig changed shape", story)
 	_, out := renderInput(t, input)
 	return version, out
+}
+
+// renderedFor is the release a test renders for on a Gateway of release v: its own, or tykroute.MinVersion for an
+// older one (the config refuses an older spec.tykVersion), whose refusal of the APIs the test then asserts.
+func renderedFor(v tykroute.Version) tykroute.Version {
+	if v.Less(tykroute.MinVersion) {
+		return tykroute.MinVersion
+	}
+	return v
 }
 
 // tlsStoryInput is a story's input.yaml with its data-plane Service's targetPort 8443 (the HTTPS listener's TLS

@@ -11,7 +11,8 @@
 //  0. before anything else, when the rendered APIs set upstream.preserveHostHeader or upstream.loadBalancing,
 //     the target's release (the Gateway's /hello, or --tyk-version; the Dashboard's API does not say it) must be
 //     at least tykroute.MinVersion (5.8), which the fields need: an older one would refuse every API, so the
-//     run stops on one line, changing nothing;
+//     run stops on one line, changing nothing. --tyk-version states the release of a build from source (which
+//     reports a pre-release older than itself); a release a Gateway reports as such is checked whatever the flag;
 //  1. the listener certificates first, so that the APIs that name them find them: a certificate the store has
 //     is reused, one it lacks is uploaded;
 //  2. creates and updates, then deletes, at most Concurrency calls at a time;

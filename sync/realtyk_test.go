@@ -501,12 +501,19 @@ func TestRealTykSyncRefusesOlderGateway(t *testing.T) {
 	assert.NotContains(t, msg, "\n")
 	// The sync reads the release from /hello (a Gateway built from a 5.8+ source tag says v5.5.0-dev there, and
 	// is refused the same way until --tyk-version states its release).
-	for _, s := range []string{rt.g.Hello, "5.8", "upstream.preserveHostHeader (2 APIs)", "nothing was changed"} {
+	for _, s := range []string{rt.g.Hello, "5.8", "upstream.preserveHostHeader (2 APIs)", "nothing was changed",
+		"only if this one was built from Tyk 5.8 or newer, give --tyk-version", "an older Gateway refuses every API"} {
 		assert.Contains(t, msg, s)
 	}
 	assert.Equal(t, []string{"GET /hello"}, r.calls)
 	assert.Equal(t, []string{"petstore"}, keys(rt.loaded(t)))
 	t.Logf("the one line: %s", msg)
+
+	// The warning is true (issue 45 finding 6): told it is 5.8, this Gateway refuses every API.
+	r = rt.syncWith(t, "examples/basic, --tyk-version 5.8", set, tyksync.Options{TykVersion: "5.8"}, target.Retry{})
+	assert.Equal(t, len(set.APIs), r.rep.Failed, "every API fails")
+	assert.Contains(t, r.out, "400 Bad Request: x-tyk-api-gateway.upstream: Additional property preserveHostHeader is not allowed")
+	assert.Equal(t, []string{"petstore"}, keys(rt.loaded(t)))
 }
 
 // TestRealTykSyncFaults stops the real Gateway in the middle of a run, after its first write: the run reports

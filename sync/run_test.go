@@ -659,21 +659,42 @@ func TestVersionIsCheckedBeforeAnyWrite(t *testing.T) {
 		require.Error(t, r.err)
 		assert.True(t, errors.Is(r.err, tyksync.ErrTargetTooOld))
 		assert.Equal(t, "Tyk Gateway at "+f.Server.URL+" is v5.7.2 (as it reports), older than Tyk 5.8, which the "+
-			"rendered APIs need for upstream.preserveHostHeader (4 APIs); nothing was changed (when it understates "+
-			"the release, as a Gateway built from source may, give --tyk-version)", r.err.Error())
+			"rendered APIs need for upstream.preserveHostHeader (4 APIs); nothing was changed; upgrade it to Tyk 5.8 "+
+			"or newer", r.err.Error())
 		require.Len(t, f.Calls(), 1)
 		assert.Equal(t, "GET /hello", f.Calls()[0].Method+" "+f.Calls()[0].Path)
 		assert.Empty(t, f.APIs())
 	})
-	t.Run("gateway older than 5.8, said newer with --tyk-version", func(t *testing.T) {
+	// Issue 45 finding 6: the advice to give --tyk-version led, on a 5.4 Gateway, to a run in which every API
+	// failed with 400. It is given only for a build from source, and warns.
+	t.Run("build from source that reports an older release", func(t *testing.T) {
+		f := targettest.NewGateway(t)
+		f.Version = "v5.5.0-dev"
+		r := syncRun(t, f, stream(apis))
+		require.Error(t, r.err)
+		assert.Equal(t, "Tyk Gateway at "+f.Server.URL+" is v5.5.0-dev (as it reports), older than Tyk 5.8, which the "+
+			"rendered APIs need for upstream.preserveHostHeader (4 APIs); nothing was changed (a Gateway built from "+
+			"source may report an older release than its own: only if this one was built from Tyk 5.8 or newer, give "+
+			"--tyk-version with its release; an older Gateway refuses every API)", r.err.Error())
+		assert.Empty(t, f.APIs())
+	})
+	t.Run("build from source, its release given with --tyk-version", func(t *testing.T) {
 		f := targettest.NewGateway(t)
 		f.Version = "v5.5.0-dev"
 		r := syncRun(t, f, stream(apis), tykVersion("5.11.1"))
 		require.NoError(t, r.err)
 		assert.Equal(t, want(plan.Create, apis...), actions(r.rep))
-		for _, c := range f.Calls() {
-			assert.NotEqual(t, "/hello", c.Path, "the flag replaces the Gateway's word")
-		}
+	})
+	t.Run("release older than 5.8, said newer with --tyk-version", func(t *testing.T) {
+		f := targettest.NewGateway(t)
+		f.Version = "v5.4.2"
+		r := syncRun(t, f, stream(apis), tykVersion("5.8"))
+		require.Error(t, r.err)
+		assert.True(t, errors.Is(r.err, tyksync.ErrTargetTooOld))
+		assert.Equal(t, "Tyk Gateway at "+f.Server.URL+" is v5.4.2 (as it reports, a release, not a build from source: "+
+			"--tyk-version 5.8 does not change what it loads), older than Tyk 5.8, which the rendered APIs need for "+
+			"upstream.preserveHostHeader (4 APIs); nothing was changed; upgrade it to Tyk 5.8 or newer", r.err.Error())
+		assert.Empty(t, f.APIs(), "nothing was written")
 	})
 	t.Run("gateway 5.8", func(t *testing.T) {
 		f := targettest.NewGateway(t)

@@ -21,16 +21,25 @@ type TooOldError struct {
 	From    string   // where the version came from
 	Need    string   // the oldest release that accepts the APIs
 	Fields  []string // the fields that need it, with how many APIs set each
+	// Build is set when the target said a pre-release (v5.5.0-dev): a build from source, which may understate
+	// its release. Only then may --tyk-version help, and only when the build is of Need or newer.
+	Build bool
 }
 
-// Error is one line.
+// Error is one line. Its advice never leads to a run in which every API fails: --tyk-version is suggested only
+// for a build from source, with the warning that an older Gateway refuses every API; for a release the Gateway
+// said itself, the way out is a newer Gateway.
 func (e *TooOldError) Error() string {
-	hint := ""
-	if e.From != givenByFlag {
-		hint = " (when it understates the release, as a Gateway built from source may, give --tyk-version)"
+	advice := "; upgrade it to Tyk " + e.Need + " or newer"
+	switch {
+	case e.From == givenByFlag:
+		advice = ""
+	case e.Build:
+		advice = fmt.Sprintf(" (a Gateway built from source may report an older release than its own: only if this "+
+			"one was built from Tyk %s or newer, give --tyk-version with its release; an older Gateway refuses every API)", e.Need)
 	}
 	return fmt.Sprintf("%s is %s (%s), older than Tyk %s, which the rendered APIs need for %s; nothing was changed%s",
-		e.Target, e.Version, e.From, e.Need, strings.Join(e.Fields, ", "), hint)
+		e.Target, e.Version, e.From, e.Need, strings.Join(e.Fields, ", "), advice)
 }
 
 func (e *TooOldError) Is(target error) bool { return target == ErrTargetTooOld }
@@ -116,9 +125,11 @@ func plural(n int, one, many string) string {
 	return many
 }
 
-// checkVersion reads the target's release (or takes o.TykVersion) before anything is written, and fails when
-// it is older than the rendered APIs need. A target whose API does not say its release (the Dashboard) is
-// noted, not refused.
+// checkVersion reads the target's release before anything is written, and fails when it is older than the
+// rendered APIs need. --tyk-version states the release of a target that does not say it (the Dashboard) or
+// understates it (a Gateway built from source reports a pre-release such as v5.5.0-dev); a release a Gateway
+// reports without a pre-release suffix is what it runs, and the flag cannot make it load fields it lacks, so that
+// release is checked even when the flag says otherwise. A target that says nothing is noted, not refused.
 func checkVersion(ctx context.Context, o Options) error {
 	var given tykroute.Version
 	if o.TykVersion != "" {
@@ -132,13 +143,29 @@ func checkVersion(ctx context.Context, o Options) error {
 	if len(fields) == 0 {
 		return nil
 	}
-	said, from := o.TykVersion, givenByFlag
-	if said == "" {
-		v, err := o.Target.Version(ctx)
-		if err != nil {
+	said, err := o.Target.Version(ctx)
+	if err != nil {
+		if o.TykVersion == "" {
 			return fmt.Errorf("reading the version of %s: %v; nothing was changed", o.Target.Describe(), err)
 		}
-		said, from = v, "as it reports"
+		said = "" // the flag says it
+	}
+	reported, parseErr := tykroute.ParseVersion(said)
+	release := said != "" && parseErr == nil && !strings.Contains(said, "-")
+	if refused := fields.refusedBy(reported); release && len(refused) > 0 {
+		from := "as it reports"
+		if o.TykVersion != "" {
+			from += ", a release, not a build from source: --tyk-version " + o.TykVersion + " does not change what it loads"
+		}
+		return &TooOldError{Target: o.Target.Describe(), Version: said, From: from, Need: refused.need().String(),
+			Fields: refused.list()}
+	}
+	if o.TykVersion != "" {
+		if refused := fields.refusedBy(given); len(refused) > 0 {
+			return &TooOldError{Target: o.Target.Describe(), Version: o.TykVersion, From: givenByFlag,
+				Need: refused.need().String(), Fields: refused.list()}
+		}
+		return nil
 	}
 	if said == "" {
 		fmt.Fprintf(o.Err, "gateway2tyk sync: %s does not say its version: the rendered APIs need Tyk %s or newer "+
@@ -146,17 +173,13 @@ func checkVersion(ctx context.Context, o Options) error {
 			strings.Join(fields.list(), ", "))
 		return nil
 	}
-	v := given
-	if o.TykVersion == "" {
-		var err error
-		if v, err = tykroute.ParseVersion(said); err != nil {
-			fmt.Fprintf(o.Err, "gateway2tyk sync: %s says version %q, which is not a Tyk release: not checked\n", o.Target.Describe(), said)
-			return nil
-		}
+	if parseErr != nil {
+		fmt.Fprintf(o.Err, "gateway2tyk sync: %s says version %q, which is not a Tyk release: not checked\n", o.Target.Describe(), said)
+		return nil
 	}
-	if refused := fields.refusedBy(v); len(refused) > 0 {
-		return &TooOldError{Target: o.Target.Describe(), Version: said, From: from, Need: refused.need().String(),
-			Fields: refused.list()}
+	if refused := fields.refusedBy(reported); len(refused) > 0 {
+		return &TooOldError{Target: o.Target.Describe(), Version: said, From: "as it reports", Need: refused.need().String(),
+			Fields: refused.list(), Build: true}
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package upstream
 import (
 	"context"
 	"fmt"
+	"github.com/gateway2tyk/gateway2tyk/fn/tykroute"
 	"net"
 	"os"
 	"os/exec"
@@ -278,8 +279,14 @@ func platform(t *testing.T, c *realkube.Cluster, g *realtyk.Gateway) {
 
 // renderConfig is the RenderConfig the loop renders with: the profile, ConfigMap output, the standard channel, and
 // the Tyk release the APIs are for (tyk, the Gateway's: a timeout that is not whole seconds is a duration for 5.14,
-// which an older Gateway refuses, so the render writes whole seconds for it, and claims no timeout feature).
+// which an older Gateway refuses, so the render writes whole seconds for it, and claims no timeout feature). A
+// Gateway older than any release the render writes for (CI's 5.4 line, which refuses the APIs) gets APIs for the
+// oldest it does (tykroute.MinVersion), as a user who gave that release would: the report then shows what such a
+// Gateway serves of them.
 func renderConfig(profile, tyk string) []byte {
+	if v, err := tykroute.ParseVersion(tyk); err == nil && v.Less(tykroute.MinVersion) {
+		tyk = tykroute.MinVersion.String()
+	}
 	return []byte(fmt.Sprintf(`apiVersion: gateway2tyk.io/v1alpha1
 kind: RenderConfig
 metadata: {name: conformance}

@@ -320,8 +320,12 @@ func Load(node *yaml.RNode) (Spec, error) {
 			}
 			spec.Profile = Profile(v)
 		case tykVersionKey:
-			if _, err := tykroute.ParseVersion(v); err != nil {
+			r, err := tykroute.ParseVersion(v)
+			if err != nil {
 				return Spec{}, l.fail(path, "%v", err)
+			}
+			if r.Less(tykroute.MinVersion) {
+				return Spec{}, l.fail(path, "%s", tooOld(v))
 			}
 			spec.TykVersion = v
 		case "owner":

@@ -112,6 +112,17 @@ spec: {output: TykOasApiDefinition}`,
 			wantErr: `RenderConfig tyk: spec.tykVersion: "5" is not a Tyk version (MAJOR.MINOR or vMAJOR.MINOR.PATCH)`,
 		},
 		{
+			// Issue 45 finding 6: "4.2" was taken, and every API it rendered then failed on that Gateway.
+			name:    "a Tyk release older than the rendered APIs need",
+			in:      header + "spec: {tykVersion: \"4.2\"}",
+			wantErr: `RenderConfig tyk: spec.tykVersion: Tyk 4.2 is older than Tyk 5.8, the oldest release that loads the rendered APIs (older ones refuse upstream.preserveHostHeader, which every API that proxies sets); give 5.8 or newer, or leave tykVersion out to render for the newest release`,
+		},
+		{
+			name:    "a build from source older than the rendered APIs need",
+			in:      cmHeader + "data: {tykVersion: v5.3.0-dev}",
+			wantErr: `ConfigMap fn-config: data.tykVersion: Tyk v5.3.0-dev is older than Tyk 5.8, the oldest release that loads the rendered APIs (older ones refuse upstream.preserveHostHeader, which every API that proxies sets); give 5.8 or newer, or leave tykVersion out to render for the newest release`,
+		},
+		{
 			name:    "a Tyk release that is not a scalar",
 			in:      header + "spec: {tykVersion: [5.8]}",
 			wantErr: `RenderConfig tyk: spec.tykVersion: must be a string (got sequence)`,

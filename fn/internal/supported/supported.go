@@ -22,11 +22,8 @@ var gatewayAPI = []features.FeatureName{
 	features.SupportGateway,
 	features.SupportHTTPRoute,
 	features.SupportReferenceGrant,
-}
-
-// routed are served by router APIs' triggers (translate's router.go) on every release that loads the rendered
-// APIs (tykroute.MinVersion on): listed unless the APIs are for an older one.
-var routed = []features.FeatureName{
+	// served by router APIs' triggers (translate's router.go) on every release that loads the rendered APIs
+	// (tykroute.MinVersion on; config refuses an older spec.tykVersion)
 	features.SupportHTTPRouteQueryParamMatching,
 	features.SupportHTTPRouteMethodMatching,
 }
@@ -47,9 +44,6 @@ func Features(cfg config.Spec) []gwv1.SupportedFeature {
 	}
 	listed := slices.Clone(gatewayAPI)
 	tyk := cfg.TykRelease()
-	if tyk.IsZero() || !tyk.Less(tykroute.MinVersion) {
-		listed = append(listed, routed...)
-	}
 	if tyk.IsZero() || !tyk.Less(tykroute.TimeoutDurations) {
 		listed = append(listed, timeouts...)
 	}

@@ -24,7 +24,4 @@ func TestFeatures(t *testing.T) {
 	assert.Equal(t, []gwv1.SupportedFeature{{Name: "Gateway"}, {Name: "HTTPRoute"}, {Name: "HTTPRouteMethodMatching"},
 		{Name: "HTTPRouteQueryParamMatching"}, {Name: "ReferenceGrant"}},
 		Features(config.Spec{Profile: config.ProfileGatewayAPI, TykVersion: "5.8"}))
-	// A release that does not load the rendered APIs (before 5.8): only the Core features.
-	assert.Equal(t, []gwv1.SupportedFeature{{Name: "Gateway"}, {Name: "HTTPRoute"}, {Name: "ReferenceGrant"}},
-		Features(config.Spec{Profile: config.ProfileGatewayAPI, TykVersion: "5.3"}))
 }
