@@ -422,10 +422,26 @@ var badInputRows = []badInputRow{
 	{
 		name:  "a list where a map belongs: metadata.annotations",
 		extra: strings.Replace(route("bad", rule), "metadata: {name: bad, namespace: shop}", "metadata: {name: bad, namespace: shop, annotations: [{a: b}, {c: d}, {e: f}]}", 1),
-		// kyaml's reader sets its index annotation on every item as it reads the list, and refuses this one
-		// before the function runs (kustomize does the same): an error without a stack trace, not yet naming the
-		// object (the render command names it: it reads the files itself).
-		fails: "wrong node kind: expected MappingNode but got SequenceNode",
+		// The framework records each item's index in its annotations before the function runs, which this item
+		// cannot carry: the run stops, naming the item and the field (kyaml's own error said only "wrong node
+		// kind").
+		fails: "failed to read ResourceList input: items[8] (HTTPRoute shop/bad, line 52): metadata.annotations: must be an object, not array",
+	},
+	{
+		name:  "a list where a map belongs: the whole metadata",
+		extra: "- {apiVersion: v1, kind: Service, metadata: [odd], spec: {ports: [{port: 80}]}}\n",
+		fails: "failed to read ResourceList input: items[8] (Service, line 52): metadata: must be an object, not array",
+	},
+	{
+		// Was "missing: the object is namespaced, and nothing gives it a namespace".
+		name:  "a map where a string belongs: metadata.namespace of an HTTPRoute",
+		extra: strings.Replace(route("bad", rule), "metadata: {name: bad, namespace: shop}", "metadata: {name: bad, namespace: {shop: true}}", 1),
+		want:  errorAt("HTTPRoute bad", "metadata.namespace", "must be a string, not object"),
+	},
+	{
+		name:  "a list where a string belongs: metadata.namespace of a Service",
+		extra: "- {apiVersion: v1, kind: Service, metadata: {name: odd, namespace: [shop]}, spec: {ports: [{port: 80}]}}\n",
+		want:  errorAt("Service odd", "metadata.namespace", "must be a string, not array"),
 	},
 	{
 		name:  "a list where a map belongs: metadata.labels of a Service",

@@ -69,6 +69,11 @@ func Execute(p framework.ResourceListProcessor, rlSource *kio.ByteReadWriter) er
 	}
 	rl.FunctionConfig = rlSource.FunctionConfig
 
+	// Not framework.Execute's: its preprocessing writes an annotation on every item and fails on one whose
+	// annotations are not a mapping with kyaml's "wrong node kind", which names neither the item nor the field.
+	if err := annotationsWritable(rl.Items); err != nil {
+		return err
+	}
 	nodeAnnos, after, err := preprocess(rl.Items)
 	if err != nil {
 		return err
@@ -95,6 +100,65 @@ func Execute(p framework.ResourceListProcessor, rlSource *kio.ByteReadWriter) er
 		return err
 	}
 	return retErr
+}
+
+// annotationsWritable is an error naming the first item whose metadata or metadata.annotations is not a mapping
+// (a list, a string), in the API server's words, with where the item starts in the input: such an item cannot
+// carry the annotations the framework records each item's index and origin in, so the function cannot run at all.
+func annotationsWritable(items []*yaml.RNode) error {
+	for i, item := range items {
+		n := item.YNode()
+		if n.Kind != yaml.MappingNode {
+			continue // not an object: the framework's own error names it
+		}
+		field, bad := yaml.MetadataField, value(n, yaml.MetadataField)
+		if bad != nil && bad.Kind == yaml.MappingNode {
+			field, bad = "metadata.annotations", value(bad, yaml.AnnotationsField)
+		}
+		if bad == nil || bad.Kind == yaml.MappingNode || (bad.Kind == yaml.ScalarNode && bad.ShortTag() == yaml.NodeTagNull) {
+			continue
+		}
+		what := map[yaml.Kind]string{yaml.SequenceNode: "array", yaml.ScalarNode: "string", yaml.AliasNode: "alias"}[bad.Kind]
+		switch bad.ShortTag() { // as encoding/json names a JSON value's type
+		case yaml.NodeTagInt, yaml.NodeTagFloat:
+			what = "number"
+		case yaml.NodeTagBool:
+			what = "bool"
+		}
+		return fmt.Errorf("failed to read ResourceList input: items[%d] (%s, line %d): %s: must be an object, not %s",
+			i, itemName(n), n.Line, field, what)
+	}
+	return nil
+}
+
+// value is the value of key in mapping m, or nil.
+func value(m *yaml.Node, key string) *yaml.Node {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return m.Content[i+1]
+		}
+	}
+	return nil
+}
+
+// scalar is the text of a scalar field of mapping m ("" when it is missing or not a scalar).
+func scalar(m *yaml.Node, key string) string {
+	if v := value(m, key); v != nil && v.Kind == yaml.ScalarNode {
+		return v.Value
+	}
+	return ""
+}
+
+// itemName is "Kind namespace/name", as much of it as the item says.
+func itemName(n *yaml.Node) string {
+	name := scalar(n, yaml.KindField)
+	if md := value(n, yaml.MetadataField); md != nil && md.Kind == yaml.MappingNode {
+		if ns := scalar(md, yaml.NamespaceField); ns != "" {
+			return name + " " + ns + "/" + scalar(md, yaml.NameField)
+		}
+		name += " " + scalar(md, yaml.NameField)
+	}
+	return name
 }
 
 // preprocess is kio.PreprocessResourcesForInternalAnnotationMigration with the items done on every core: each

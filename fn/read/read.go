@@ -131,7 +131,7 @@ func readItem(node *yaml.RNode, channel apiserver.Channel) itemRead {
 			Message: fmt.Sprintf("%s is not a version gateway2tyk reads (%s/%s); the object is passed through unread",
 				meta.APIVersion, group, strings.Join(k.versions, ", "))}}
 	}
-	if meta.Namespace == "" && namespaced(meta.Kind) {
+	if meta.Namespace == "" && namespaced(meta.Kind) && !namespaceOfOtherShape(node) {
 		return itemRead{key: key, problems: []apiserver.Problem{{Field: "metadata.namespace", Message: missingNamespace}}}
 	}
 	data, err := ToJSON(node)
@@ -174,12 +174,10 @@ func readCustomResource(node *yaml.RNode, key inventory.Key, version string, dat
 		return itemRead{key: key, decodeErr: fmt.Errorf("cannot be read as JSON: %v", err)}
 	}
 	v, served, err := apiserver.AdmitCustomResource(channel, key.Kind, version, m)
-	var te *json.UnmarshalTypeError
+	if fe := metadataShape(err); fe != nil {
+		return itemRead{key: key, decodeErr: fe}
+	}
 	switch {
-	case errors.As(err, &te) && te.Struct == "ObjectMeta":
-		// metadata of the wrong shape (labels: [{app: shop}]): named as the built-in kinds' are.
-		return itemRead{key: key, decodeErr: &fieldError{field: "metadata." + te.Field,
-			message: fmt.Sprintf("must be %s, not %s", describeType(te), te.Value)}}
 	case err != nil:
 		return itemRead{key: key, decodeErr: err}
 	case !served:
@@ -195,11 +193,28 @@ func readCustomResource(node *yaml.RNode, key inventory.Key, version string, dat
 	}
 	obj := k.newObj()
 	if err := json.Unmarshal(stored, obj); err != nil {
+		if fe := metadataShape(err); fe != nil {
+			return itemRead{key: key, decodeErr: fe} // metadata.namespace: {a: b} passes the CRD's schema
+		}
 		// The schema admitted it, so the Go type disagrees with the CRD.
 		return itemRead{key: key, decodeErr: fmt.Errorf("the object the API server would store does not decode "+
 			"into gateway-api's Go type: %v", err)}
 	}
 	return itemRead{key: key, obj: obj}
+}
+
+// metadataShape is the field error of metadata of the wrong shape (labels: [{app: shop}], namespace: {a: b}),
+// named as the built-in kinds' are; nil for any other error.
+func metadataShape(err error) *fieldError {
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) || te.Struct != "ObjectMeta" {
+		return nil
+	}
+	field := te.Field // "labels" from the API server's ObjectMeta decoding, "metadata.namespace" from the object's
+	if !strings.HasPrefix(field, "metadata.") {
+		field = "metadata." + field
+	}
+	return &fieldError{field: field, message: fmt.Sprintf("must be %s, not %s", describeType(te), te.Value)}
 }
 
 // file records what was read of one item, in input order.
@@ -234,6 +249,13 @@ func (res *Result) problem(key inventory.Key, node *yaml.RNode, err error) {
 		return
 	}
 	res.Problems = append(res.Problems, Problem{Key: key, Node: node, Message: err.Error()})
+}
+
+// namespaceOfOtherShape reports whether metadata.namespace is written but not as a string ({a: b}, [shop]):
+// then it is not missing, and decoding names its type as the API server does.
+func namespaceOfOtherShape(node *yaml.RNode) bool {
+	ns, err := node.Pipe(yaml.Lookup(yaml.MetadataField, yaml.NamespaceField))
+	return err == nil && ns != nil && ns.YNode().Kind != yaml.ScalarNode
 }
 
 // missingNamespace is the problem of a namespaced object without metadata.namespace that no pipeline gave one
