@@ -20,6 +20,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
@@ -91,9 +93,43 @@ func TestKustomizeBuildBasicExample(t *testing.T) {
 	checkBasicStatus(t, items)
 }
 
+// TestKustomizeShowsWarnings: kustomize keeps a transformer's results to itself (issue 45 finding 5: a warning
+// printed nothing on this path); the function prints them on stderr, which kustomize passes through, and warns
+// when the APIs got the fallback owner (a copy of examples/basic outside any repository). The build still
+// succeeds with the same objects.
+func TestKustomizeShowsWarnings(t *testing.T) {
+	app := filepath.Join(t.TempDir(), "app")
+	require.NoError(t, os.CopyFS(app, os.DirFS(filepath.Join(repoRoot(t), exampleDir))))
+	routes := filepath.Join(app, "routes.yaml")
+	data, err := os.ReadFile(routes)
+	require.NoError(t, err)
+	unread := "---\napiVersion: tyk.tyk.io/v1beta9\nkind: TykOasApiDefinition\nmetadata: {name: future, namespace: shop}\n"
+	require.NoError(t, os.WriteFile(routes, append(data, unread...), 0o644))
+
+	stdout, stderr := kustomizeBuildIn(t, app)
+	items := parseStream(t, stdout)
+	checkBasicAPIs(t, items)
+	require.NotNil(t, find(items, "TykOasApiDefinition", "shop", "future"), "the unread object passes through")
+	assert.Contains(t, stderr, "gateway2tyk: the render wrote its output, with 1 result:\n  [warning] "+
+		"tyk.tyk.io/v1beta9/TykOasApiDefinition/shop/future apiVersion: tyk.tyk.io/v1beta9 is not a version gateway2tyk reads")
+	assert.Contains(t, stderr, `gateway2tyk: warning: the APIs' owner is "gateway2tyk", the fallback`)
+	assert.Contains(t, stderr, "set spec.owner in the RenderConfig")
+
+	// Inside the repository the owner is the example's path, and a clean render prints nothing.
+	_, stderr = kustomizeBuildIn(t, filepath.Join(repoRoot(t), exampleDir))
+	assert.Empty(t, stderr)
+}
+
 // kustomizeBuild runs the real kustomize over an example directory (relative to the repository root) with the
 // function first on PATH, and returns its output.
 func kustomizeBuild(t *testing.T, dir string) []byte {
+	t.Helper()
+	stdout, _ := kustomizeBuildIn(t, dir)
+	return stdout
+}
+
+// kustomizeBuildIn is kustomizeBuild, run in the repository root, with what kustomize printed on stderr.
+func kustomizeBuildIn(t *testing.T, dir string) ([]byte, string) {
 	t.Helper()
 	root := repoRoot(t)
 	kustomize := findKustomize(t, root)
@@ -106,7 +142,7 @@ func kustomizeBuild(t *testing.T, dir string) []byte {
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("kustomize build %s: %v\nstderr:\n%s", dir, err, stderr.String())
 	}
-	return stdout.Bytes()
+	return stdout.Bytes(), stderr.String()
 }
 
 // checkBasicAPIs checks that items hold exactly the two API ConfigMaps of examples/basic, as the contract

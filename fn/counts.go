@@ -1,6 +1,7 @@
 package fn
 
 import (
+	"fmt"
 	"strings"
 
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -20,6 +21,11 @@ type Counts struct {
 	// which are treated as absent, too), RoutesAccepted those accepted by at least one of their parents; APIs the
 	// APIs emitted.
 	Gateways, Routes, RoutesAccepted, APIs int
+	// Owner is the owner of the rendered APIs; OwnerFallback is set when nobody chose it: spec.owner is not set
+	// and the render could not see the application's place in a repository (config.FallbackOwner), so another
+	// application rendered the same way gets the same owner, and the sync of either would prune the other's APIs.
+	Owner         string
+	OwnerFallback bool
 }
 
 func count(in *read.Result, gateways int, tr *translate.Output) Counts {
@@ -40,4 +46,16 @@ func count(in *read.Result, gateways int, tr *translate.Output) Counts {
 		}
 	}
 	return c
+}
+
+// FallbackOwnerNote is the warning a render prints (on stderr, beside its results) when its APIs got the fallback
+// owner; "" when they did not, or there are none.
+func FallbackOwnerNote(c Counts) string {
+	if !c.OwnerFallback || c.APIs == 0 {
+		return ""
+	}
+	return fmt.Sprintf("warning: the APIs' owner is %q, the fallback: the render cannot see this application's "+
+		"directory in a git repository (stdin, kpt, no .git above it, or the repository's root), so every "+
+		"application rendered that way gets the same owner, and the sync of one would delete the others' APIs; "+
+		"set spec.owner in the RenderConfig (a name of this application's own)", c.Owner)
 }

@@ -69,8 +69,10 @@ func (p Processor) Process(rl *framework.ResourceList) error {
 	if cfg.DefaultNamespace == "" {
 		cfg.DefaultNamespace = p.DefaultNamespace
 	}
+	chosen := cfg.Owner != ""
 	cfg = cfg.WithOwner(p.dir(rl.Items))
 	out, err := render(rl.Items, cfg, false)
+	out.Counts.Owner, out.Counts.OwnerFallback = cfg.Owner, !chosen && cfg.Owner == config.FallbackOwner
 	if p.Counts != nil {
 		*p.Counts = out.Counts
 	}

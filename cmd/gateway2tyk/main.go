@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 	kerrors "sigs.k8s.io/kustomize/kyaml/errors"
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework/command"
 	"sigs.k8s.io/kustomize/kyaml/kio"
 
@@ -77,6 +78,21 @@ func exitStatus(err error, stderr io.Writer) int {
 	return exitUsage
 }
 
+// reportKRM prints on stderr, after a KRM function run that did not fail, its results and the fallback owner's
+// warning: kustomize keeps a transformer's results to itself and passes its stderr through, so without this a
+// kustomize user never sees a warning. (A failing run prints them in its error.) kpt and Argo CD show stderr too.
+func reportKRM(w io.Writer, results framework.Results, c fn.Counts) {
+	if len(results) > 0 {
+		fmt.Fprintf(w, "gateway2tyk: the render wrote its output, with %s:\n", count(len(results), "result"))
+		for _, r := range results {
+			fmt.Fprintln(w, "  "+r.String())
+		}
+	}
+	if note := fn.FallbackOwnerNote(c); note != "" {
+		fmt.Fprintln(w, "gateway2tyk: "+note)
+	}
+}
+
 func newRoot() *cobra.Command {
 	// kyaml's command prints the error without a final newline, so the next message would run on in the same
 	// line of a log: it is printed here instead.
@@ -93,7 +109,18 @@ func newRoot() *cobra.Command {
 				"(gateway2tyk --help lists the commands)")
 		}
 		rw := &kio.ByteReadWriter{Reader: cmd.InOrStdin(), Writer: cmd.OutOrStdout(), KeepReaderAnnotations: true}
-		err := krmio.Execute(processor, rw)
+		var counts fn.Counts
+		var results framework.Results
+		p := processor
+		p.Counts = &counts
+		err := krmio.Execute(framework.ResourceListProcessorFunc(func(rl *framework.ResourceList) error {
+			err := p.Process(rl)
+			results = rl.Results
+			return err
+		}), rw)
+		if err == nil {
+			reportKRM(cmd.ErrOrStderr(), results, counts)
+		}
 		if err != nil {
 			if printStack, _ := cmd.Flags().GetBool("stack"); printStack {
 				if s := kerrors.GetStack(err); s != "" {

@@ -102,6 +102,9 @@ func reportRender(w io.Writer, rl *framework.ResourceList, procErr error, c fn.C
 	if gatewayAPI == 0 {
 		fmt.Fprintln(w, "gateway2tyk render: warning: the input holds no Gateway API object (GatewayClass, Gateway, HTTPRoute): nothing to render")
 	}
+	if note := fn.FallbackOwnerNote(c); note != "" {
+		fmt.Fprintln(w, "gateway2tyk render: "+note)
+	}
 	fmt.Fprintf(w, "gateway2tyk render: %s, %s (%d accepted, %d not), %s, %s, %s\n",
 		count(c.Gateways, "Gateway"), count(c.Routes, "HTTPRoute"), c.RoutesAccepted, c.Routes-c.RoutesAccepted,
 		count(c.APIs, "API"), count(warnings, "warning"), count(errs, "error"))

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func lastLine(s string) string {
@@ -18,6 +20,15 @@ func lastLine(s string) string {
 func TestRenderSummaryLine(t *testing.T) {
 	basic := example(t, "basic")
 	code, _, stderr := cli(t, "", "render", basic)
+	assert.Equal(t, 0, code)
+	// A copy outside any repository: the owner is the fallback, and the render says so (issue 45 finding 3).
+	assert.Equal(t, fallbackOwnerNote+"gateway2tyk render: 1 Gateway, 2 HTTPRoutes (2 accepted, 0 not), 2 APIs, 0 warnings, 0 errors\n", stderr)
+	owned := example(t, "basic")
+	cfgFile := filepath.Join(owned, "gateway2tyk.yaml")
+	data, err := os.ReadFile(cfgFile)
+	require.NoError(t, err)
+	write(t, cfgFile, strings.Replace(string(data), "spec:\n", "spec:\n  owner: shop\n", 1))
+	code, _, stderr = cli(t, "", "render", owned)
 	assert.Equal(t, 0, code)
 	assert.Equal(t, "gateway2tyk render: 1 Gateway, 2 HTTPRoutes (2 accepted, 0 not), 2 APIs, 0 warnings, 0 errors\n", stderr)
 
@@ -52,15 +63,21 @@ func TestRenderConfigErrorOnce(t *testing.T) {
 	}
 }
 
-// render -k ends with the same line; the KRM function does not print it (its results travel in the
-// ResourceList, and kustomize passes an exec function's stderr through on every build).
+// render -k ends with the same line; the KRM function does not print it (kustomize passes an exec function's
+// stderr through on every build: it prints only its results and the fallback owner's warning, reportKRM).
 func TestRenderKustomizedSummaryLine(t *testing.T) {
 	kustomizeOnPath(t)
 	dir := example(t, "basic")
 	code, _, stderr := cli(t, kustomizeBuildOf(t, dir, "--enable-alpha-plugins"), "render", "-k", dir, "-")
 	assert.Equal(t, 0, code, stderr)
-	assert.Equal(t, "gateway2tyk render: 1 Gateway, 2 HTTPRoutes (2 accepted, 0 not), 2 APIs, 0 warnings, 0 errors\n", stderr)
+	assert.Equal(t, fallbackOwnerNote+"gateway2tyk render: 1 Gateway, 2 HTTPRoutes (2 accepted, 0 not), 2 APIs, 0 warnings, 0 errors\n", stderr)
 }
+
+// fallbackOwnerNote is what a render of a copy of an example outside any repository prints first.
+const fallbackOwnerNote = `gateway2tyk render: warning: the APIs' owner is "gateway2tyk", the fallback: the render cannot see ` +
+	`this application's directory in a git repository (stdin, kpt, no .git above it, or the repository's root), so ` +
+	`every application rendered that way gets the same owner, and the sync of one would delete the others' APIs; ` +
+	`set spec.owner in the RenderConfig (a name of this application's own)` + "\n"
 
 // A route that cannot be read counts among the routes not accepted: the summary said "2 HTTPRoutes" for three.
 func TestRenderSummaryCountsUnreadableRoutes(t *testing.T) {
