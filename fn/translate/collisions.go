@@ -2,7 +2,10 @@ package translate
 
 import (
 	"fmt"
+	"slices"
 	"sort"
+
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/gateway2tyk/gateway2tyk/fn/internal/attachment"
 	"github.com/gateway2tyk/gateway2tyk/fn/internal/status"
@@ -50,6 +53,8 @@ func resolveCollisions(candidates []*API, routes []*Route) []*API {
 		if a.port != winner.port {
 			why = "Tyk keeps one API per custom domain and listen path whatever its port, and without a hostname " +
 				"the HTTP and the HTTPS listener's APIs have the same (give the listeners or the routes hostnames)"
+		} else if note := onePortForBothProtocols(a, winner); note != "" {
+			why += note
 		}
 		lose(byRoute[a.Route], a, status.ReasonPathConflict, fmt.Sprintf(
 			"%s on %s of Gateway %s/%s is served by HTTPRoute %s/%s, which takes precedence (older, or as old "+
@@ -164,4 +169,50 @@ func hostDescription(h string) string {
 		return "any hostname"
 	}
 	return "hostname " + h
+}
+
+// onePortForBothProtocols says plainly what a user gets when a route of an HTTP listener loses its path to a route
+// of an HTTPS listener of the same hostname, or the other way round, on one Tyk port (the operator profile, as in
+// Tyk Operator, where every listener's APIs are on the listen_port): requests of both protocols get the winner's
+// rules. The usual case is HTTP redirected to HTTPS beside an HTTPS route: the redirect is never sent, or, when
+// the redirect is older, HTTPS requests are redirected to HTTPS again, a loop. "" when the two are not on
+// listeners of different protocols.
+func onePortForBothProtocols(loser, winner *API) string {
+	lp, wp := protocols(loser), protocols(winner)
+	if len(lp) != 1 || len(wp) != 1 || lp[0] == wp[0] {
+		return ""
+	}
+	w := winner.Route.Route
+	note := fmt.Sprintf("; the %s and the %s listener's APIs are on one Tyk port (the listen_port, as in Tyk "+
+		"Operator), so %s and %s requests for it both get HTTPRoute %s/%s's rules and none of this route's",
+		lp[0], wp[0], lp[0], wp[0], w.Namespace, w.Name)
+	if redirectsToHTTPS(winner) {
+		note += ": HTTPS requests are redirected to HTTPS again, a loop"
+	} else if redirectsToHTTPS(loser) {
+		note += ": plain HTTP is not redirected, and gets the HTTPS route's rules unencrypted"
+	}
+	return note + " (the gateway-api profile serves an HTTPS listener on a port of its own)"
+}
+
+// protocols are the protocols of the listeners that give the API's parent its hostname, each once.
+func protocols(a *API) []gwv1.ProtocolType {
+	var out []gwv1.ProtocolType
+	for _, l := range a.Parent.Listeners {
+		if contains(l.Hostnames, a.Hostname) && !slices.Contains(out, l.Listener.Listener.Protocol) {
+			out = append(out, l.Listener.Listener.Protocol)
+		}
+	}
+	return out
+}
+
+// redirectsToHTTPS reports whether a rule the API serves redirects to the https scheme.
+func redirectsToHTTPS(a *API) bool {
+	for _, i := range a.Rules {
+		for _, f := range a.Route.Route.Spec.Rules[i].Filters {
+			if f.RequestRedirect != nil && f.RequestRedirect.Scheme != nil && *f.RequestRedirect.Scheme == "https" {
+				return true
+			}
+		}
+	}
+	return false
 }
