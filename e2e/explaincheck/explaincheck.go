@@ -252,7 +252,8 @@ type variant struct {
 
 // triggerVariants are the request variants that cover an API's urlRewrite triggers: none at all, and each trigger
 // whose rules all match one literal value ("^" + quoted value + "$", as an Exact header or query match is
-// written); a trigger with a regular expression is left to the test's own requests.
+// written) or any value (a presence rule); a trigger with another regular expression is left to the test's own
+// requests.
 func triggerVariants(d *tykoas.Document) []variant {
 	out := []variant{{}}
 	if d.Tyk.Middleware == nil {
@@ -270,6 +271,9 @@ func triggerVariants(d *tykoas.Document) []variant {
 			q := url.Values{}
 			for _, rule := range tr.Rules {
 				value, ok := literal(rule.Pattern)
+				if rule.Pattern == translate.PresentPattern {
+					value, ok = "present", true // a presence rule: any value
+				}
 				if !ok || rule.Negate {
 					continue triggers
 				}

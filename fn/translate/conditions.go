@@ -16,6 +16,9 @@ import (
 // "header" or "query", the name, and an anchored regular expression the value must match.
 type condition struct {
 	in, name, pattern string
+	// present says the rule only asks that the header be there (appends.go): not a match of the route's, so not
+	// counted in Gateway API's precedence.
+	present bool
 }
 
 // compileConditions translates a match's headers and queryParams (the gateway-api profile). An Exact value is
@@ -40,13 +43,18 @@ func compileConditions(mf string, m gwv1.HTTPRouteMatch, add func(field, format 
 			out = append(out, condition{in: "query", name: string(q.Name), pattern: p})
 		}
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].in != out[j].in {
-			return out[i].in < out[j].in
-		}
-		return out[i].name < out[j].name
-	})
+	sortConditions(out)
 	return out
+}
+
+// sortConditions orders conditions by where they look, then by name.
+func sortConditions(cs []condition) {
+	sort.Slice(cs, func(i, j int) bool {
+		if cs[i].in != cs[j].in {
+			return cs[i].in < cs[j].in
+		}
+		return cs[i].name < cs[j].name
+	})
 }
 
 func conditionPattern(field string, exact bool, value string, add func(field, format string, args ...any)) (string, bool) {
@@ -60,12 +68,15 @@ func conditionPattern(field string, exact bool, value string, add func(field, fo
 	return "^(?:" + value + ")$", true
 }
 
-// count is how many header and how many query parameter matches the conditions hold, Gateway API's precedence.
+// count is how many header and how many query parameter matches the conditions hold, Gateway API's precedence
+// (presence rules are none).
 func count(cs []condition) (headers, queries int) {
 	for _, c := range cs {
-		if c.in == "header" {
+		switch {
+		case c.present:
+		case c.in == "header":
 			headers++
-		} else {
+		default:
 			queries++
 		}
 	}

@@ -22,7 +22,8 @@ type pathPlan struct {
 	// rules are the indexes of the rules that match the path, ascending.
 	rules []int
 	// branches are the plan's matches with the rule of each, in rule and match order; dispatch says one of them
-	// has header or query conditions, so the path is served by a router API (router.go).
+	// has header or query conditions, or its rule adds to request headers (appends.go), so the path is served by
+	// a router API (router.go).
 	branches []branch
 	dispatch bool
 	// listenPrefix goes before the path in an internal API's listen path ("/<api id>"); noRule says the plan's
@@ -40,7 +41,7 @@ type branch struct {
 }
 
 // routed says the plan's path is served by a router (router.go) whatever the other routes do: some match has
-// conditions, or, where methods are routed (the gateway-api profile), its methods go to different backends, which
+// conditions or adds to request headers, or, where methods are routed (the gateway-api profile), its methods go to different backends, which
 // one plain API cannot do (routerKeys decides the rest).
 func (p *pathPlan) routed(methods bool) bool {
 	if p.dispatch {
@@ -135,7 +136,7 @@ func groupPaths(rules []*rule, routesMethods bool) ([]*pathPlan, map[int]string)
 	routed := map[string]bool{}
 	for _, r := range rules {
 		for _, pr := range r.pairs {
-			if len(pr.conds) > 0 || (routesMethods && !pr.exact && pr.method != anyMethod) {
+			if len(pr.conds) > 0 || len(r.behaviour.appends) > 0 || (routesMethods && !pr.exact && pr.method != anyMethod) {
 				routed[pr.listenPath()] = true
 			}
 		}
@@ -156,7 +157,7 @@ func groupPaths(rules []*rule, routesMethods bool) ([]*pathPlan, map[int]string)
 			if r.upstream != nil {
 				p.upstreams[r.index] = r.upstream.key()
 			}
-			p.dispatch = p.dispatch || len(pr.conds) > 0
+			p.dispatch = p.dispatch || len(pr.conds) > 0 || len(r.behaviour.appends) > 0
 			for _, c := range claims[lp] {
 				if c.rule == r.index || c.conds != conditionsKey(pr.conds) || (routed[lp] && c.method != pr.method) {
 					continue

@@ -52,10 +52,18 @@ const (
 // internal API of its rule.
 type routerClaim struct {
 	plan     *pathPlan
-	internal map[int]string // rule index → internal API ID
+	internal map[int][]internalVariant // rule index → its internal APIs (one unless it adds headers)
+	appends  map[int][]tykoas.Header   // rule index → the headers it adds to
 	tags     []string
 	certs    []string
 	port     int
+}
+
+// internalVariant is an internal API of a rule: the one for the requests that carry the present added headers
+// (appends.go), or the rule's only one.
+type internalVariant struct {
+	present []string
+	id      string
 }
 
 // routedBranch is one match on a routed path, with what orders it.
@@ -66,7 +74,7 @@ type routedBranch struct {
 }
 
 // routerKeys are the paths (claimKey: data plane or Gateway, hostname, listen path) served by a router: those
-// some route matches with header or query conditions, and those some route matches with a method where a plain
+// some route matches with header or query conditions or with a rule that adds to a request header, and those some route matches with a method where a plain
 // API would not do what Gateway API asks, because another route matches the path too (their matches are ordered
 // together) or a shorter path on the hostname would take the methods no match of the path takes (the plain API
 // answers them 404). A method-only path with neither stays a plain API, whose 404 for the other methods is then
@@ -109,7 +117,7 @@ func routerKeys(res *attachment.Result, dp DataPlanes) map[string]bool {
 								order = append(order, k)
 							}
 							in.routes[r] = true
-							in.conds = in.conds || len(m.Headers)+len(m.QueryParams) > 0
+							in.conds = in.conds || len(m.Headers)+len(m.QueryParams) > 0 || appendsRule(rule)
 							in.method = in.method || m.Method != nil
 						}
 					}
@@ -138,11 +146,13 @@ func hasShorter(set map[string]bool, v string) bool {
 	return false
 }
 
-// routedAPIs makes a routed plan's internal APIs (one per rule) and the route's router claim.
+// routedAPIs makes a routed plan's internal APIs (one per rule, or per set of present headers of a rule that
+// adds to them) and the route's router claim.
 func routedAPIs(r *attachment.Route, parent *attachment.Parent, host, idHost string, plan *pathPlan, rules map[int]*rule,
 	tags, certs []string, port int, besideTLS bool) []*API {
 	hr, gw := r.Route, parent.Gateway.Gateway
-	claim := &routerClaim{plan: plan, internal: map[int]string{}, tags: tags, certs: certs, port: port}
+	claim := &routerClaim{plan: plan, internal: map[int][]internalVariant{}, appends: map[int][]tykoas.Header{},
+		tags: tags, certs: certs, port: port}
 	var out []*API
 	made := map[string]bool{}
 	for _, b := range plan.branches {
@@ -150,19 +160,27 @@ func routedAPIs(r *attachment.Route, parent *attachment.Parent, host, idHost str
 			continue
 		}
 		ru := rules[b.rule]
-		// The ID is made from what the rule matches on the path, not from its index, so that reordering rules
-		// keeps every ID. Two rules that match alike on the path behave alike (groupPaths drops them otherwise),
-		// so they share one internal API.
-		id := APIID(hr.Namespace, hr.Name, plan.listenPath()+"\n"+plan.matchKey(b.rule), gw.Namespace, gw.Name, idHost)
-		claim.internal[b.rule] = id
-		if made[id] {
-			continue
+		claim.appends[b.rule] = ru.behaviour.appends
+		for _, present := range appendSets(ru.behaviour.appends) {
+			// The ID is made from what the rule matches on the path, not from its index, so that reordering rules
+			// keeps every ID. Two rules that match alike on the path behave alike (groupPaths drops them
+			// otherwise), so they share one internal API.
+			id := APIID(hr.Namespace, hr.Name, plan.listenPath()+"\n"+plan.matchKey(b.rule)+presentKey(present),
+				gw.Namespace, gw.Name, idHost)
+			claim.internal[b.rule] = append(claim.internal[b.rule], internalVariant{present: present, id: id})
+			if made[id] {
+				continue
+			}
+			made[id] = true
+			ip := &pathPlan{path: plan.path, listenPrefix: "/" + id,
+				methods: map[string]behaviour{anyMethod: ru.behaviour.withAppends(present)}, upstream: ru.upstream, rules: []int{b.rule}}
+			d := internalDocument(id, host, ip, tags)
+			if len(present) > 0 {
+				enableContextVariables(d)
+			}
+			out = append(out, &API{ID: id, Route: r, Parent: parent, Hostname: host, Path: plan.path, Rules: ip.rules,
+				Role: RoleInternal, Document: d, dataPlane: dataPlaneOf(parent.Gateway)})
 		}
-		made[id] = true
-		ip := &pathPlan{path: plan.path, listenPrefix: "/" + id, methods: map[string]behaviour{anyMethod: ru.behaviour},
-			upstream: ru.upstream, rules: []int{b.rule}}
-		out = append(out, &API{ID: id, Route: r, Parent: parent, Hostname: host, Path: plan.path, Rules: ip.rules,
-			Role: RoleInternal, Document: internalDocument(id, host, ip, tags), dataPlane: dataPlaneOf(parent.Gateway)})
 	}
 	out = append(out, &API{ID: APIID(hr.Namespace, hr.Name, plan.listenPath(), gw.Namespace, gw.Name, idHost), Route: r,
 		Parent: parent, Hostname: host, Path: plan.path, Rules: plan.rules, Role: RoleRouter, claim: claim,
@@ -237,7 +255,9 @@ func buildRouters(candidates []*API, routes []*Route) []*API {
 }
 
 // routeMethods orders the matches of a routed path for each method, in Gateway API's precedence, up to and
-// including the first without conditions (the ones after it can never be reached).
+// including the first without conditions (the ones after it can never be reached). A match of a rule that adds
+// to request headers stands for one branch per internal API of the rule, with its presence rules, the larger
+// sets of present headers first (appends.go).
 func routeMethods(claims []*API) map[string][]routedBranch {
 	var all []routedBranch
 	seen := map[*attachment.Route]bool{}
@@ -247,7 +267,14 @@ func routeMethods(claims []*API) map[string][]routedBranch {
 		}
 		seen[c.Route] = true
 		for _, b := range c.claim.plan.branches {
-			all = append(all, routedBranch{branch: b, route: c, target: c.claim.internal[b.rule]})
+			appends := c.claim.appends[b.rule]
+			for _, v := range c.claim.internal[b.rule] {
+				rb := routedBranch{branch: b, route: c, target: v.id}
+				var ok bool
+				if rb.conds, ok = presenceConditions(b.conds, appends, v.present); ok {
+					all = append(all, rb)
+				}
+			}
 		}
 	}
 	order := map[*API]int{}

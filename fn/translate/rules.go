@@ -92,6 +92,9 @@ type behaviour struct {
 	noRule   bool
 	// timeout is the rule's timeouts, enforced (compileTimeouts).
 	timeout *tykoas.EnforceTimeout
+	// appends are a RequestHeaderModifier's add entries (the gateway-api profile; appends.go), canonical names,
+	// sorted: served by one internal API per set of them the request carries.
+	appends []tykoas.Header
 }
 
 // redirect is a RequestRedirect served as a mock response: its Location is scheme://host<port><path>
@@ -128,7 +131,7 @@ func slashPaths(matches []gwv1.HTTPRouteMatch) bool {
 
 func (b behaviour) empty() bool {
 	return b.requestHeaders == nil && b.responseHeaders == nil && b.fullPath == nil && b.redirect == nil &&
-		b.timeout == nil
+		b.timeout == nil && len(b.appends) == 0
 }
 
 func (b behaviour) key() string {
@@ -149,6 +152,9 @@ func (b behaviour) key() string {
 	}
 	if b.timeout != nil {
 		fmt.Fprintf(&sb, "timeout=%d %q;", b.timeout.Value, b.timeout.Duration)
+	}
+	if len(b.appends) > 0 {
+		fmt.Fprintf(&sb, "appends=%v;", b.appends)
 	}
 	return sb.String()
 }
@@ -231,6 +237,9 @@ func compileRule(i int, r gwv1.HTTPRouteRule, backends backendsOf, listeners []l
 		filterServed.redirectsKeepPath = true // slashPaths
 	}
 	prefix := compileFilters(f, r.Filters, &out.behaviour, listeners, filterServed, add)
+	checkAppends(f, r, exactFields, &out.behaviour, add, func(field, message string) {
+		out.approximations = append(out.approximations, Drop{Rule: i, Field: field, Message: message})
+	})
 	if rd := out.behaviour.redirect; rd != nil && rd.keepPath {
 		rd.copyBelow = below
 		for m, match := range r.Matches {
@@ -293,9 +302,9 @@ func compileFilters(f string, filters []gwv1.HTTPRouteFilter, b *behaviour, list
 		ff := fmt.Sprintf("%s.filters[%d]", f, k)
 		switch filter.Type {
 		case gwv1.HTTPRouteFilterRequestHeaderModifier:
-			b.requestHeaders = headerTransform(ff+".requestHeaderModifier", filter.RequestHeaderModifier, add)
+			b.requestHeaders, b.appends = headerTransform(ff+".requestHeaderModifier", filter.RequestHeaderModifier, served.conditions, add)
 		case gwv1.HTTPRouteFilterResponseHeaderModifier:
-			b.responseHeaders = headerTransform(ff+".responseHeaderModifier", filter.ResponseHeaderModifier, add)
+			b.responseHeaders, _ = headerTransform(ff+".responseHeaderModifier", filter.ResponseHeaderModifier, false, add)
 		case gwv1.HTTPRouteFilterURLRewrite:
 			rw := filter.URLRewrite
 			if rw == nil {
@@ -338,15 +347,21 @@ func compileFilters(f string, filters []gwv1.HTTPRouteFilter, b *behaviour, list
 }
 
 // headerTransform translates a header modifier: set becomes Tyk's add (Tyk holds one value per header name, so
-// adding replaces), remove stays; add is not supported since it would need a second value for the name.
-func headerTransform(field string, h *gwv1.HTTPHeaderFilter, add func(string, string, ...any)) *tykoas.TransformHeaders {
+// adding replaces), remove stays. add needs a second value for the name, which Tyk's transform cannot write: it
+// is rejected, as the reference does, unless appends (the gateway-api profile, request headers) says it is
+// served by appending to the request's value (appends.go); then its entries are returned apart.
+func headerTransform(field string, h *gwv1.HTTPHeaderFilter, appends bool, add func(string, string, ...any)) (*tykoas.TransformHeaders, []tykoas.Header) {
 	if h == nil {
 		add(field, "required for this filter type")
-		return nil
+		return nil, nil
 	}
-	if len(h.Add) > 0 {
+	var added []tykoas.Header
+	switch {
+	case len(h.Add) > 0 && appends:
+		added = compileAppends(field, h, add)
+	case len(h.Add) > 0:
 		add(field+".add", "not supported: Tyk Gateway holds one value for each header name; use set to replace the value")
-		return nil
+		return nil, nil
 	}
 	t := &tykoas.TransformHeaders{Enabled: true}
 	for _, s := range h.Set {
@@ -355,7 +370,7 @@ func headerTransform(field string, h *gwv1.HTTPHeaderFilter, add func(string, st
 	sort.Slice(t.Add, func(i, j int) bool { return strings.ToLower(t.Add[i].Name) < strings.ToLower(t.Add[j].Name) })
 	t.Remove = append(t.Remove, h.Remove...)
 	sort.Slice(t.Remove, func(i, j int) bool { return strings.ToLower(t.Remove[i]) < strings.ToLower(t.Remove[j]) })
-	return t
+	return t, added
 }
 
 // description names the pair's path in a message: "path /one", or "exact path /one".

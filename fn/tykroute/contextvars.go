@@ -1,6 +1,7 @@
 package tykroute
 
 import (
+	"net/http"
 	"net/url"
 	"regexp"
 	"strings"
@@ -9,19 +10,19 @@ import (
 // contextVariable is a $tyk_context.<name> in a header transform's value (Tyk's contextMatch).
 var contextVariable = regexp.MustCompile(`\$tyk_context\.([A-Za-z0-9_\-\.]+)`)
 
-// withContextVariables is a response header transform as Tyk applies it (ReplaceTykVariables on each value):
-// with middleware.global.contextVariables on, $tyk_context.path is the request's path as its context variables
-// middleware saw it (r.URL.Path, unescaped, before any rewrite or loop); any variable without a value, and every
-// variable when context variables are off, becomes "". Only path is modelled: another variable is taken to have
-// no value, with a note. The Location a transform sets is the response's Location (the transform runs after
-// a mock response's own headers).
-func withContextVariables(api *candidate, t Transform, reqPath string, out *Outcome) Transform {
+// withContextVariables is a header transform as Tyk applies it (ReplaceTykVariables on each value): with
+// middleware.global.contextVariables on, $tyk_context.path is the request's path as its context variables
+// middleware saw it (r.URL.Path, unescaped, before any rewrite or loop), and $tyk_context.headers_<Name> the
+// first value of the request's header Name (canonical, each "-" written "_"; a loop does not change the
+// request's headers); any variable without a value, and every variable when context variables are off, becomes
+// "". Only path and headers are modelled: another variable is taken to have no value, with a note.
+func (vi *visit) withContextVariables(api *candidate, t Transform, out *Outcome) Transform {
 	on := false
 	if mw := api.doc.Tyk.Middleware; mw != nil && mw.Global != nil && mw.Global.ContextVariables != nil {
 		on = mw.Global.ContextVariables.Enabled
 	}
-	path := reqPath
-	if p, err := url.PathUnescape(reqPath); err == nil {
+	path := vi.contextPath
+	if p, err := url.PathUnescape(path); err == nil {
 		path = p
 	}
 	for i, h := range t.Set {
@@ -36,13 +37,23 @@ func withContextVariables(api *candidate, t Transform, reqPath string, out *Outc
 				return ""
 			case name == "path":
 				return path
+			case strings.HasPrefix(name, "headers_"):
+				return vi.headerVariable(name)
 			}
 			out.note("context variable %s in header %s is not modelled: taken to be empty", v, h.Name)
 			return ""
 		})
-		if strings.EqualFold(h.Name, "Location") {
-			out.Location = t.Set[i].Value
-		}
 	}
 	return t
+}
+
+// headerVariable is the value of context variable headers_<Name>: the first value of the request's header whose
+// canonical name, each "-" written "_", is Name (Tyk's context variables middleware), or "".
+func (vi *visit) headerVariable(name string) string {
+	for k, vals := range vi.header {
+		if "headers_"+strings.ReplaceAll(http.CanonicalHeaderKey(k), "-", "_") == name && len(vals) > 0 {
+			return vals[0]
+		}
+	}
+	return ""
 }

@@ -263,7 +263,12 @@ func (vi *visit) serve(api *candidate, method, reqPath, rawQuery string, opt Opt
 				out.Location = h.Value
 			}
 		}
-		out.ResponseHeaders = withContextVariables(api, transform(m.responseHeaders, responseHeaders), vi.contextPath, out)
+		out.ResponseHeaders = vi.withContextVariables(api, transform(m.responseHeaders, responseHeaders), out)
+		for _, h := range out.ResponseHeaders.Set {
+			if strings.EqualFold(h.Name, "Location") {
+				out.Location = h.Value // the transform runs after the mock response's own headers
+			}
+		}
 		return api
 	}
 
@@ -275,6 +280,7 @@ func (vi *visit) serve(api *candidate, method, reqPath, rawQuery string, opt Opt
 		out.Timeout = enforcedTimeout(api.id, m.timeout.mw.EnforceTimeout, opt, out)
 	}
 	proxy(api, reqPath, upstreamPath, rawQuery, rewriteSubject(reqPath, rawQuery, loops), vi.header, m, out)
+	out.RequestHeaders = vi.withContextVariables(api, out.RequestHeaders, out)
 	return api
 }
 
