@@ -16,6 +16,8 @@ const (
 	// exitUnreachable: something the command must talk to (a Tyk Dashboard or Gateway, the cluster) failed it
 	// before an answer could be given: nothing was decided, and nothing changed that the output does not say.
 	exitUnreachable = 4
+	// exitBug: gateway2tyk itself failed (a panic): a bug to report, never the user's input (sysexits' EX_SOFTWARE).
+	exitBug = 70
 )
 
 // exitUseTransformer is the exit status of `render -k` and `configure --detach-transformer` when the

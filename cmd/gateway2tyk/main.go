@@ -27,21 +27,29 @@ func main() {
 	os.Exit(run(os.Args[1:]))
 }
 
-// run executes the command line and returns the exit status. A panic anywhere below is turned into a one-line
-// error: no Go stack trace reaches the user.
-func run(args []string) (code int) {
+// run executes the command line and returns the exit status.
+func run(args []string) int { return runRoot(newRoot, args, os.Stderr) }
+
+// runRoot runs the command newRoot makes. A panic anywhere below is a bug of gateway2tyk's, never the user's
+// mistake: it is turned into one line (no Go stack trace reaches the user) asking for a bug report, with an exit
+// status of its own (exitBug), so that a script or a pipeline does not read it as bad input.
+func runRoot(newRoot func() *cobra.Command, args []string, stderr io.Writer) (code int) {
 	defer func() {
 		if r := recover(); r != nil {
-			fmt.Fprintf(os.Stderr, "gateway2tyk: internal error: %v (please report it with the input that caused it)\n", r)
-			code = exitUsage
+			fmt.Fprintf(stderr, "gateway2tyk: internal error: %v: this is a bug in gateway2tyk, not in your input; please "+
+				"report it at %s with the input that caused it and what `gateway2tyk version` prints\n", r, bugReports)
+			code = exitBug
 		}
 	}()
 	save := rememberVerdicts()
 	defer save()
 	root := newRoot()
 	root.SetArgs(args)
-	return exitStatus(root.Execute(), os.Stderr)
+	return exitStatus(root.Execute(), stderr)
 }
+
+// bugReports is where a panic asks to be reported.
+const bugReports = "https://github.com/gateway2tyk/gateway2tyk/issues"
 
 // usageError is a request the command cannot carry out as asked (a bad flag, request or path): exit status 2.
 type usageError struct{ msg string }
