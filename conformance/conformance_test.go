@@ -31,7 +31,7 @@ const (
 	// controllerName is Tyk Operator's controller, the render's default.
 	controllerName = "tyk.tyk.io/gateway-controller"
 
-	// statusAnnotation holds the JSON of the would-be status (CONTRACT.md, "The would-be status").
+	// statusAnnotation holds the JSON of the would-be status (docs/reference/contract.md, "The would-be status").
 	statusAnnotation = "gateway2tyk.io/status"
 
 	// The namespaces of the suite (utils/suite/consts.go).

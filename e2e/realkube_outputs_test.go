@@ -149,7 +149,7 @@ func apply(t *testing.T, res dynamic.ResourceInterface, obj *unstructured.Unstru
 }
 
 // writtenAt sets lastTransitionTime on every condition of a status that has none. The render has no clock, so its
-// would-be status leaves the field unset (CONTRACT.md); metav1.Condition requires it, and whoever writes the status
+// would-be status leaves the field unset (docs/reference/contract.md); metav1.Condition requires it, and whoever writes the status
 // to the API server sets it to the time of writing, as a controller does. Everything else is the render's.
 func writtenAt(v any, now string) {
 	switch x := v.(type) {

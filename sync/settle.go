@@ -15,7 +15,7 @@ import (
 // when the Gateway still shows none of the run's changes (5 s, 10 s and 15 s into the default 30 s wait; a
 // reload the 5.4 line makes shows after 0.35 s to 1.6 s, its reload loop ticking every second): a
 // Gateway that has just started can accept a group reload and never make it (its pub/sub subscription is not up
-// yet; seen on the 5.4 line, ../shared/tyk/README.md), and asking again is harmless, since a reload only loads
+// yet; seen on the 5.4 line, docs/tyk-releases.md), and asking again is harmless, since a reload only loads
 // the files the Gateway has. Three more requests at most.
 var reloadAgainAt = []float64{1.0 / 6, 1.0 / 3, 1.0 / 2}
 

@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// contractID is the API ID of CONTRACT.md ("What it emits"), written out again from the contract's words rather
+// contractID is the API ID of docs/reference/contract.md ("What it emits"), written out again from the contract's words rather
 // than from APIID: "gwapi-" and the first 20 hex characters of sha256(routeNamespace + "/" + routeName + "\n" +
 // pathValue + "\n" + gatewayNamespace + "/" + gatewayName + "\n" + hostname).
 func contractID(routeNS, routeName, path, gwNS, gwName, host string) string {
