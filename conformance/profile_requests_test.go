@@ -10,9 +10,68 @@ import (
 	"github.com/gateway2tyk/gateway2tyk/fn/translate"
 )
 
+// loops is the note of a request a router passes to one of its internal APIs.
+const loops = "loops the request to API"
+
 // gatewayAPIRequestTables are the request tables that differ on the gateway-api profile, where every Gateway of
 // the suite is served by the one data plane of the GatewayClass's OperatorContext.
 var gatewayAPIRequestTables = []requestTable{
+	{
+		// The suite's table as it is: the gateway-api profile serves add (translate's appends.go), so no rule is
+		// dropped, and each added header is appended to the request's value or written alone.
+		ShortName: "HTTPRouteRequestHeaderModifier",
+		Source:    "tests/httproute-request-header-modifier.go",
+		Manifests: []string{"tests/httproute-request-header-modifier.yaml"},
+		Gateway:   nsName(infraNamespace, "same-namespace"),
+		Status: func(t *testing.T, w *world) {
+			routeNN, gwNN := nsName(infraNamespace, "request-header-modifier"), nsName(infraNamespace, "same-namespace")
+			httpRouteMustHaveCondition(t, w, routeNN, gwNN, cond("Accepted", condTrue, "Accepted"))
+			st, _ := w.routeStatus(t, routeNN)
+			for _, p := range st.Parents {
+				for _, c := range p.Conditions {
+					if c.Type == "PartiallyInvalid" && c.Status == "True" {
+						t.Errorf("HTTPRoute %s: no rule is dropped, got PartiallyInvalid %q", routeNN, c.Message)
+					}
+				}
+			}
+		},
+		Cases: []requestCase{
+			{name: "0 request to '/set' with headers should go to infra-backend-v1", path: "/set",
+				headers: map[string]string{"Some-Other-Header": "val"},
+				want: withHeaders(backend("infra-backend-v1", infraNamespace),
+					map[string]string{"Some-Other-Header": "val", "X-Header-Set": "set-overwrites-values"})},
+			{name: "1 request to '/set' with headers should go to infra-backend-v1", path: "/set",
+				headers: map[string]string{"Some-Other-Header": "val", "X-Header-Set": "some-other-value"},
+				want: withHeaders(backend("infra-backend-v1", infraNamespace),
+					map[string]string{"Some-Other-Header": "val", "X-Header-Set": "set-overwrites-values"})},
+			{name: "2 request to '/add' with headers should go to infra-backend-v1", path: "/add",
+				headers: map[string]string{"Some-Other-Header": "val"},
+				want: withHeaders(backend("infra-backend-v1", infraNamespace),
+					map[string]string{"Some-Other-Header": "val", "X-Header-Add": "add-appends-values"}).noting(loops)},
+			{name: "3 request to '/add' with headers should go to infra-backend-v1", path: "/add",
+				headers: map[string]string{"Some-Other-Header": "val", "X-Header-Add": "some-other-value"},
+				want: withHeaders(backend("infra-backend-v1", infraNamespace),
+					map[string]string{"Some-Other-Header": "val", "X-Header-Add": "some-other-value,add-appends-values"}).noting(loops)},
+			{name: "4 request to '/remove' with headers should go to infra-backend-v1", path: "/remove",
+				headers: map[string]string{"X-Header-Remove": "val"},
+				want:    expectation{backend: "infra-backend-v1", namespace: infraNamespace, absent: []string{"X-Header-Remove"}}},
+			{name: "5 request to '/multiple' with headers should go to infra-backend-v1", path: "/multiple",
+				headers: map[string]string{"X-Header-Set-2": "set-val-2", "X-Header-Add-2": "add-val-2",
+					"X-Header-Remove-2": "remove-val-2", "Another-Header": "another-header-val"},
+				want: expectation{backend: "infra-backend-v1", namespace: infraNamespace,
+					headers: map[string]string{"X-Header-Set-1": "header-set-1", "X-Header-Set-2": "header-set-2",
+						"X-Header-Add-1": "header-add-1", "X-Header-Add-2": "add-val-2,header-add-2",
+						"X-Header-Add-3": "header-add-3", "Another-Header": "another-header-val"},
+					absent: []string{"X-Header-Remove-1", "X-Header-Remove-2"}}.noting(loops)},
+			{name: "6 request to '/case-insensitivity' with headers should go to infra-backend-v1", path: "/case-insensitivity",
+				headers: map[string]string{"x-header-set": "original-val-set", "x-header-add": "original-val-add",
+					"x-header-remove": "original-val-remove", "Another-Header": "another-header-val"},
+				want: expectation{backend: "infra-backend-v1", namespace: infraNamespace,
+					headers: map[string]string{"X-Header-Set": "header-set", "X-Header-Add": "original-val-add,header-add",
+						"Another-Header": "another-header-val"},
+					absent: []string{"x-header-remove", "X-Header-Remove"}}.noting(loops)},
+		},
+	},
 	{
 		ShortName: "HTTPRouteMultipleGateways",
 		Source:    "tests/httproute-multiple-gateways.go",
@@ -39,7 +98,18 @@ var gatewayAPIRequestTables = []requestTable{
 // the Gateway's data plane (the Tyk Gateways behind its address load every API of every Gateway they serve): the
 // profile must route as the reference does wherever the tables agree, and gatewayAPIRequestTables says where not.
 func TestConformanceRequestsGatewayAPIProfile(t *testing.T) {
-	tables := append(append([]requestTable{}, requestTables...), gatewayAPIRequestTables...)
+	// A table of gatewayAPIRequestTables replaces the one of the same test.
+	replaced := map[string]bool{}
+	for _, rt := range gatewayAPIRequestTables {
+		replaced[rt.ShortName] = true
+	}
+	var tables []requestTable
+	for _, rt := range requestTables {
+		if !replaced[rt.ShortName] {
+			tables = append(tables, rt)
+		}
+	}
+	tables = append(tables, gatewayAPIRequestTables...)
 	runRequestTables(t, tables, func(t *testing.T, base, secrets, extra []*yaml.RNode) (*fn.Output, *world) {
 		return renderPlatform(t, gatewayAPIPlatform, withGeneration(t, base), secrets, withGeneration(t, extra))
 	}, dataPlaneAPIs)

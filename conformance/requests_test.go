@@ -470,7 +470,12 @@ func runRequestCase(t *testing.T, c requestCase, apis []*translate.API, out *fn.
 	if method == "" {
 		method = http.MethodGet
 	}
-	req := tykroute.Request{Method: method, Host: host, Path: c.path, RawQuery: c.query}
+	// The request's headers, which routers' triggers read (header matches, the presence of an added header).
+	header := http.Header{}
+	for k, v := range c.headers {
+		header.Set(k, v)
+	}
+	req := tykroute.Request{Method: method, Host: host, Path: c.path, RawQuery: c.query, Header: header}
 
 	for _, strict := range []bool{false, true} {
 		want := c.want
@@ -484,14 +489,14 @@ func runRequestCase(t *testing.T, c requestCase, apis []*translate.API, out *fn.
 		what := fmt.Sprintf("%s %s%s (enable_strict_routes %v)", method, host, withQuery(c.path, c.query), strict)
 		t.Logf("%s: %s", what, outcomeString(got, byID))
 		checkOutcome(t, what, c, want, got, byID)
-		checkExplain(t, what, out, gwNN, method, host, c, strict, got)
+		checkExplain(t, what, out, gwNN, method, host, header, c, strict, got)
 	}
 }
 
 // checkExplain runs explain on the same request and checks it tells what tykroute found: the API, the status,
 // the redirect, the upstream, every note, and the route behind the API.
 func checkExplain(t *testing.T, what string, out *fn.Output, gwNN types.NamespacedName, method, host string,
-	c requestCase, strict bool, got tykroute.Outcome) {
+	header http.Header, c requestCase, strict bool, got tykroute.Outcome) {
 	t.Helper()
 	u := "http://" + host + withQuery(c.path, c.query)
 	if c.path == "" {
@@ -501,6 +506,7 @@ func checkExplain(t *testing.T, what string, out *fn.Output, gwNN types.Namespac
 	if err != nil {
 		t.Fatalf("%s: explain cannot read the request: %v", what, err)
 	}
+	req.Header = header
 	a, err := explain.Explain(out, req, explain.Options{Gateway: gwNN.String(), StrictRoutes: strict})
 	if err != nil {
 		t.Fatalf("%s: explain: %v", what, err)
