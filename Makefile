@@ -16,13 +16,14 @@ GO_VERSION     := $(shell sed -n 's/^go //p' go.mod)
 
 .DEFAULT_GOAL := build
 
-.PHONY: help build demo test vet fmt-check go-test go-test-conformance golden e2e-conformance e2e-tyk e2e-kube e2e-argocd tyk-source e2e-tyk-source check-dockerfile image image-test bench bench-diff bench-pipelines clean
+.PHONY: help build demo test check vet fmt-check go-test go-test-conformance golden e2e-conformance e2e-tyk e2e-kube e2e-argocd tyk-source e2e-tyk-source check-dockerfile image image-test bench bench-diff bench-pipelines clean
 
 help: ## Show the targets
 	@echo "make build          build bin/gateway2tyk"
 	@echo "make bin/kustomize  install kustomize $(KUSTOMIZE_VERSION) into bin/ (when absent)"
 	@echo "make demo           render $(EXAMPLE) with kustomize and the function, and print the APIs"
 	@echo "make test           go vet, gofmt check, go test (with bin/kustomize, bin/gateway2tyk and the real Tyk Gateway)"
+	@echo "make check          the inner loop: go vet, gofmt check and every test that needs no real system (go test -short)"
 	@echo "make golden         rewrite every golden file from what the code now writes (then read the diff)"
 	@echo "make e2e-tyk        only the tests against a real Tyk Gateway (builds bin/tyk once; needs redis-server)"
 	@echo "make e2e-kube       only the tests against a real kube-apiserver and etcd (builds them into bin/ once)"
@@ -196,6 +197,14 @@ demo: build $(KUSTOMIZE)
 	PATH=$(BIN):$$PATH kustomize build --enable-alpha-plugins --enable-exec $(EXAMPLE)
 
 test: build $(KUSTOMIZE) $(TYK) $(KUBE_APISERVER) $(ETCD) $(KUBECTL) $(ARGOCD_CMP_SERVER) $(ARGOCD_CMPDRIVER) $(ECHO_BASIC) vet fmt-check go-test go-test-conformance
+
+# The inner loop (docs/development.md): vet, gofmt and every test that needs no real system, in minutes. The e2e
+# packages are all real systems (kustomize, Tyk, the API server, Argo CD); -short skips the real Tyk Gateway and
+# API server that sync's tests start (localproc.Short). Nothing is built into bin/; the tests that would use a tool
+# found there (kustomize, Graphviz, Mermaid) run when it is there. make test runs everything, without -short.
+check: vet fmt-check
+	@race=$$($(GO) list $(RACE_PKGS)) && plain=$$($(GO) list ./... | grep -v '/e2e' | grep -vxF "$$race") && \
+	$(GO) test -short $$plain && $(GO) test -short -race $$race
 
 vet:
 	$(GO) vet ./...

@@ -60,6 +60,7 @@ func Find(t testing.TB) Binaries {
 		APIServer: localproc.EnvOr("KUBE_APISERVER", filepath.Join(root, "bin", "kube-apiserver")),
 		Etcd:      localproc.EnvOr("ETCD", filepath.Join(root, "bin", "etcd")),
 	}
+	localproc.Short(t, "API server", RequiredEnv, "e2e-kube")
 	var missing []string
 	for _, p := range []string{b.APIServer, b.Etcd} {
 		if _, err := os.Stat(p); err != nil {

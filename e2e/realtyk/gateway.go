@@ -71,6 +71,7 @@ func Find(t testing.TB) Binaries {
 		Templates: localproc.EnvOr("TYK_TEMPLATES", filepath.Join(root, "bin", "tyk-templates")),
 		Redis:     os.Getenv("REDIS_SERVER"),
 	}
+	localproc.Short(t, "Tyk Gateway", RequiredEnv, "e2e-tyk")
 	var missing []string
 	for _, p := range []string{b.Tyk, b.Templates} {
 		if _, err := os.Stat(p); err != nil {

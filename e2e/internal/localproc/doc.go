@@ -72,3 +72,13 @@ func Missing(t testing.TB, system string, missing []string, requiredEnv, makeTar
 	}
 	t.Skipf("SKIPPED: %s; run `make %s`, which builds and requires it", msg, makeTarget)
 }
+
+// Short skips t under go test -short (make check, the tier without real systems) unless requiredEnv says the
+// real system is required (make test): a test against a real system takes seconds to minutes, and the fast tier
+// is for the inner loop. make test never passes -short.
+func Short(t testing.TB, system, requiredEnv, makeTarget string) {
+	t.Helper()
+	if testing.Short() && os.Getenv(requiredEnv) != "required" {
+		t.Skipf("SKIPPED: -short (make check) runs no real %s; make %s and make test do", system, makeTarget)
+	}
+}
