@@ -45,6 +45,7 @@ import (
 
 	"github.com/gateway2tyk/gateway2tyk/fn/internal/directyaml"
 	"github.com/gateway2tyk/gateway2tyk/fn/internal/literal"
+	"github.com/gateway2tyk/gateway2tyk/fn/internal/meta"
 	"github.com/gateway2tyk/gateway2tyk/fn/internal/parallel"
 )
 
@@ -111,9 +112,9 @@ func annotationsWritable(items []*yaml.RNode) error {
 		if n.Kind != yaml.MappingNode {
 			continue // not an object: the framework's own error names it
 		}
-		field, bad := yaml.MetadataField, value(n, yaml.MetadataField)
+		field, bad := yaml.MetadataField, meta.Value(n, yaml.MetadataField)
 		if bad != nil && bad.Kind == yaml.MappingNode {
-			field, bad = "metadata.annotations", value(bad, yaml.AnnotationsField)
+			field, bad = "metadata.annotations", meta.Value(bad, yaml.AnnotationsField)
 		}
 		if bad == nil || bad.Kind == yaml.MappingNode || (bad.Kind == yaml.ScalarNode && bad.ShortTag() == yaml.NodeTagNull) {
 			continue
@@ -131,19 +132,9 @@ func annotationsWritable(items []*yaml.RNode) error {
 	return nil
 }
 
-// value is the value of key in mapping m, or nil.
-func value(m *yaml.Node, key string) *yaml.Node {
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == key {
-			return m.Content[i+1]
-		}
-	}
-	return nil
-}
-
 // scalar is the text of a scalar field of mapping m ("" when it is missing or not a scalar).
 func scalar(m *yaml.Node, key string) string {
-	if v := value(m, key); v != nil && v.Kind == yaml.ScalarNode {
+	if v := meta.Value(m, key); v != nil && v.Kind == yaml.ScalarNode {
 		return v.Value
 	}
 	return ""
@@ -152,7 +143,7 @@ func scalar(m *yaml.Node, key string) string {
 // itemName is "Kind namespace/name", as much of it as the item says.
 func itemName(n *yaml.Node) string {
 	name := scalar(n, yaml.KindField)
-	if md := value(n, yaml.MetadataField); md != nil && md.Kind == yaml.MappingNode {
+	if md := meta.Value(n, yaml.MetadataField); md != nil && md.Kind == yaml.MappingNode {
 		if ns := scalar(md, yaml.NamespaceField); ns != "" {
 			return name + " " + ns + "/" + scalar(md, yaml.NameField)
 		}

@@ -19,11 +19,11 @@ func field(n *yaml.RNode, name string) map[string]string {
 	if n == nil || n.YNode() == nil || n.YNode().Kind != yaml.MappingNode {
 		return nil
 	}
-	md := mappingValue(n.YNode(), yaml.MetadataField)
+	md := Value(n.YNode(), yaml.MetadataField)
 	if md == nil || md.Kind != yaml.MappingNode {
 		return nil
 	}
-	m := mappingValue(md, name)
+	m := Value(md, name)
 	if m == nil || m.Kind != yaml.MappingNode {
 		return nil
 	}
@@ -36,8 +36,11 @@ func field(n *yaml.RNode, name string) map[string]string {
 	return out
 }
 
-// mappingValue is the value of key in mapping node m, nil when m has no such key.
-func mappingValue(m *yaml.Node, key string) *yaml.Node {
+// Value is the value of key in mapping node m, nil when m has no such key (or is not a mapping).
+func Value(m *yaml.Node, key string) *yaml.Node {
+	if m == nil || m.Kind != yaml.MappingNode {
+		return nil
+	}
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		if m.Content[i].Value == key {
 			return m.Content[i+1]
