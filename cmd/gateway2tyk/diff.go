@@ -29,8 +29,7 @@ func newDiffCommand() *cobra.Command {
 			"build is built with kustomize (on PATH). With -k DIR (once for both sides, or twice: OLD's, then NEW's),\n" +
 			"OLD and NEW hold what `kustomize build DIR` printed, as render -k takes them.\n\n" +
 			"Risky changes are marked; those of a kind --fail-on names make the exit status 1. Kinds: " +
-			strings.Join(apidiff.KindNames(apidiff.RiskKinds), ", ") + ", all, none.\n" +
-			"Exit status: 0 no failing change, 1 a failing change, 2 a usage error.",
+			strings.Join(apidiff.KindNames(apidiff.RiskKinds), ", ") + ", all, none.",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if gitForm {
 				if len(args) < 2 || len(args) > 3 {

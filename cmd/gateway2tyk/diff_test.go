@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-var updateDiff = flag.Bool("update", false, "rewrite the golden reports of testdata/diff (make golden)")
+var updateDiff = flag.Bool("update", false, "rewrite the golden reports of testdata/diff and docs/reference/cli (make golden)")
 
 // The stories of testdata/diff: each has old/ and new/ inputs (with testdata/diff/common.yaml, and gateway.yaml
 // unless the side has its own) and the reports of `gateway2tyk diff old new`, which are reviewed by reading them.

@@ -1,6 +1,15 @@
 package main
 
-// The exit statuses of every command, in one place; README.md ("Exit status") has the same table.
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// The exit statuses of every command, in one place. exitStatuses says what each means and which commands return
+// it; every command's --help ends with its own, `gateway2tyk help exit-status` prints the table, and
+// docs/reference/cli/ is generated from both (TestCLIReference), so no text says it a second time.
 const (
 	// exitOK: the command did what it was asked.
 	exitOK = 0
@@ -23,3 +32,93 @@ const (
 // exitUseTransformer is the exit status of `render -k` and `configure --detach-transformer` when the
 // application must be built with gateway2tyk as a kustomize transformer (kustomization.Unfaithful).
 const exitUseTransformer = exitRefused
+
+// exitStatusDoc is one row of the exit-status table: a status, what it means, and the commands that return it
+// (command paths below gateway2tyk, "" for the KRM function itself; with a flag where only that form returns it;
+// none for every command).
+type exitStatusDoc struct {
+	code     int
+	meaning  string
+	commands []string
+}
+
+var exitStatuses = []exitStatusDoc{
+	{exitOK, "done as asked", nil},
+	{exitResults, `the answer is "no": results at or above failOn, drift, a change that fails, sync actions that failed`,
+		[]string{"", "render", "argocd generate", "diff", "sync", "sync --check", "graph"}},
+	{exitUsage, "usage and bad input: a bad flag, PATH, request or setting, a file that does not parse, a bad function " +
+		"config, a failed render's output given to sync", nil},
+	{exitRefused, "refused: the application must keep gateway2tyk as kustomize's transformer",
+		[]string{"render -k", "explain -k", "graph -k", "configure --detach-transformer"}},
+	{exitUnreachable, "the target or the cluster failed the run before an answer (unreachable, a refused credential, " +
+		"a failed listing): nothing decided", []string{"sync", "sync --check"}},
+	{exitBug, "gateway2tyk itself failed (an internal error): a bug, not the input; the one line asks for a report " +
+		"with the input and 'gateway2tyk version'", nil},
+}
+
+// returns reports whether the command at path (below gateway2tyk) can exit with s.
+func (s exitStatusDoc) returns(path string) bool {
+	if s.commands == nil {
+		return true
+	}
+	for _, c := range s.commands {
+		if name, _, _ := strings.Cut(c, " -"); name == path {
+			return true
+		}
+	}
+	return false
+}
+
+// exitStatusTable is the table `gateway2tyk help exit-status` prints.
+func exitStatusTable() string {
+	var b strings.Builder
+	b.WriteString("Every command of gateway2tyk exits with one of these statuses:\n\n")
+	for _, s := range exitStatuses {
+		from := "every command"
+		if s.commands != nil {
+			var names []string
+			for _, c := range s.commands {
+				if c == "" {
+					c = "the KRM function (no command)"
+				}
+				names = append(names, c)
+			}
+			from = strings.Join(names, ", ")
+		}
+		fmt.Fprintf(&b, "  %-3d %s.\n      From: %s.\n", s.code, s.meaning, from)
+	}
+	return b.String()
+}
+
+// newExitStatusTopic is `gateway2tyk help exit-status`: a help topic (no Run), so cobra lists it under
+// "Additional help topics".
+func newExitStatusTopic() *cobra.Command {
+	return &cobra.Command{
+		Use:   "exit-status",
+		Short: "The exit statuses of every command and what each means",
+		Long:  exitStatusTable(),
+	}
+}
+
+// addExitStatusLines ends the --help of root and of every command below it that runs with the statuses it
+// returns, from exitStatuses.
+func addExitStatusLines(root *cobra.Command) {
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		if c.Runnable() && c.Name() != "help" && c.Name() != "completion" && !strings.HasPrefix(c.CommandPath(), "gateway2tyk completion") {
+			path := strings.TrimPrefix(strings.TrimPrefix(c.CommandPath(), root.Name()), " ")
+			var codes []string
+			for _, s := range exitStatuses {
+				if s.returns(path) {
+					codes = append(codes, fmt.Sprint(s.code))
+				}
+			}
+			c.Long = strings.TrimRight(c.Long, "\n") + "\n\nExit status: " + strings.Join(codes[:len(codes)-1], ", ") +
+				" or " + codes[len(codes)-1] + " ('gateway2tyk help exit-status' says what each means)."
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(root)
+}

@@ -161,6 +161,8 @@ func newRoot() *cobra.Command {
 	// command.Build's --stack is the KRM function's alone: no subcommand takes it.
 	root.Flags().Lookup("stack").Usage = "with no subcommand (the KRM function): print the stack trace of a failure"
 	root.AddCommand(newArgoCDCommand())
+	root.AddCommand(newExitStatusTopic())
+	addExitStatusLines(root)
 	return root
 }
 

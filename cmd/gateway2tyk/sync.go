@@ -64,8 +64,7 @@ func newSyncCommand() *cobra.Command {
 			"sync --check changes nothing: it compares what the target serves with the rendered APIs and reports, per\n" +
 			"API in diff's terms, the APIs changed on the target behind sync's back (what changed), those missing, and\n" +
 			"those it created that are no longer rendered; the APIs of other owners are listed as such, not as drift. It only\n" +
-			"reads the target (no write, no reload).\n" +
-			"Exit status: 0 in sync, 1 drift (or a failure), 2 a usage error.",
+			"reads the target (no write, no reload): exit status 1 on drift.",
 		Args:          cobra.NoArgs,
 		SilenceErrors: true,
 		SilenceUsage:  true,
