@@ -175,7 +175,7 @@ e2e-tyk-source: build tyk-source
 # PROFILE names the render profiles to run (each on a cluster and a Gateway of its own); TYK_GATEWAY, TYK_TEMPLATES
 # and TYK_GATEWAY_VERSION run it against another Gateway build, as e2e-tyk does. The run's reports go to
 # bin/conformance-reports/ and are held to the checked-in conformance/reports/; GATEWAY2TYK_CONFORMANCE_REPORT=write
-# writes them there instead (then TestReportsReadme's table in README.md: the same variable rewrites it).
+# writes them there instead (then TestReportsReadme's tables in README.md and docs/conformance.md: the same variable rewrites them).
 CONFORMANCE_MODULE := conformance/upstream
 ECHO_BASIC     := bin/echo-basic
 PROFILE        ?= operator gateway-api
@@ -190,7 +190,7 @@ CONFORMANCE_ENV = PROFILE="$(PROFILE)" GATEWAY2TYK_REAL_KUBE=required GATEWAY2TY
 e2e-conformance: build $(ECHO_BASIC) $(TYK) $(KUBE_APISERVER) $(ETCD)
 	cd $(CONFORMANCE_MODULE) && $(CONFORMANCE_ENV) $(GO) test -count=1 -timeout $(CONFORMANCE_TIMEOUT) $(TESTFLAGS) \
 		-run '^TestRealConformance$$' .
-# make test runs every test of the module: the suite, and the checks of the checked-in reports and README table.
+# make test runs every test of the module: the suite, and the checks of the checked-in reports and the tables of README.md and docs/conformance.md.
 go-test-conformance: build $(ECHO_BASIC) $(TYK) $(KUBE_APISERVER) $(ETCD)
 	cd $(CONFORMANCE_MODULE) && $(CONFORMANCE_ENV) $(GO) test -timeout $(CONFORMANCE_TIMEOUT) ./...
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-# make bench-pipelines: the wall time of every pipeline the README documents, with gateway2tyk and without it, on
+# make bench-pipelines: the wall time of every pipeline docs/pipelines documents, with gateway2tyk and without it, on
 # the generated fleet of each size (bench/gen -app: the same objects as kustomize, kpt and Argo CD applications),
 # in one run, and prints a table. Without gateway2tyk is the same pipeline on the same objects with the function
 # left out: kustomize build of the kustomization without the transformer, kpt fn render of the package without

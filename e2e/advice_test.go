@@ -41,33 +41,43 @@ func shell(t *testing.T, dir string, env []string, line string) (string, int) {
 	return string(out), exitCode(err)
 }
 
-// Every shell command in the README's code blocks that uses the shipped examples runs as written (issue 30,
-// finding 8: `cat examples/basic/*.yaml | gateway2tyk render -` failed, and so did the local-render section's
-// kustomize build). make targets are tested by the Makefile's own runs; kpt, which this project does not
-// install, is run when it is on PATH (the kpt tests say so when it is not).
+// Every shell command in the code blocks of the README and the manual (docs/) that uses the shipped examples runs
+// as written, from the repository's root (issue 30, finding 8: `cat examples/basic/*.yaml | gateway2tyk render -`
+// failed, and so did the local-render section's kustomize build). make targets are tested by the Makefile's own
+// runs; kpt, which this project does not install, is run when it is on PATH (the kpt tests say so when it is not).
 func TestReadmeCommandsRun(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join(repoRoot(t), "README.md"))
+	root := repoRoot(t)
+	files := []string{filepath.Join(root, "README.md")}
+	docs, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	more, _ := filepath.Glob(filepath.Join(root, "docs", "*", "*.md"))
+	files = append(append(files, docs...), more...)
 	var lines []string
-	for _, m := range regexp.MustCompile("(?ms)^( *)```sh\n(.*?)^( *)```").FindAllStringSubmatch(string(data), -1) {
-		for _, line := range strings.Split(m[2], "\n") {
-			line = strings.TrimSpace(line)
-			if strings.Contains(line, "examples/") && !strings.HasPrefix(line, "make ") && !strings.HasPrefix(line, "#") {
-				lines = append(lines, line)
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range regexp.MustCompile("(?ms)^( *)```sh\n(.*?)^( *)```").FindAllStringSubmatch(string(data), -1) {
+			for _, line := range strings.Split(m[2], "\n") {
+				line = strings.TrimSpace(line)
+				if strings.Contains(line, "examples/") && !strings.HasPrefix(line, "make ") && !strings.HasPrefix(line, "#") {
+					lines = append(lines, line)
+				}
 			}
 		}
 	}
 	if len(lines) < 5 {
-		t.Fatalf("found %d README commands that use the examples: %q", len(lines), lines)
+		t.Fatalf("found %d commands of the README and docs/ that use the examples: %q", len(lines), lines)
 	}
 	dir, env := shellEnv(t)
 	for _, line := range lines {
 		t.Run(line, func(t *testing.T) {
 			if strings.HasPrefix(line, "kpt ") {
 				if _, err := exec.LookPath("kpt"); err != nil {
-					t.Skip("SKIPPED: kpt is not on PATH (README, kpt: this project does not install it)")
+					t.Skip("SKIPPED: kpt is not on PATH (docs/pipelines/kpt.md: this project does not install it)")
 				}
 			}
 			if out, code := shell(t, dir, env, line); code != 0 {

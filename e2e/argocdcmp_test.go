@@ -450,13 +450,13 @@ func TestRealArgoCDPlugin(t *testing.T) {
 
 // TestRealArgoCDPluginLargeApps: the fleets of the large-app paths through the real server. The 10,000-route application's manifests (131 MB) are more than the 100 MB that Argo CD's
 // gRPC calls carry by default (the server refuses to send them: ResourceExhausted), so both sides run with
-// ARGOCD_GRPC_MAX_SIZE_MB=256, as README says a large application needs.
+// ARGOCD_GRPC_MAX_SIZE_MB=256, as docs/pipelines/argocd.md says a large application needs.
 func TestRealArgoCDPluginLargeApps(t *testing.T) {
 	root := repoRoot(t)
 	s := startCMPServer(t, root, "ARGOCD_GRPC_MAX_SIZE_MB=256")
 	// The first render of the 10,000-route application after the sidecar starts judges every object with the API
 	// server's code (on a busy 2-core machine 28 s for the render alone): it runs under a raised deadline, as
-	// README says a first render of that size may need. The next render of the same repository (a new commit)
+	// docs/pipelines/argocd.md says a first render of that size may need. The next render of the same repository (a new commit)
 	// finds the verdicts in the sidecar's memory (apiserver.Memory) and runs under Argo CD's default 60 s.
 	var repo10k string
 	parent := t
@@ -516,7 +516,7 @@ func readNodes(t *testing.T, b []byte) []*yaml.RNode {
 	return nodes
 }
 
-// TestRealArgoCDSendsGit shows what README says of the repository the sidecar gets: with Argo CD's default tar
+// TestRealArgoCDSendsGit shows what docs/pipelines/argocd.md says of the repository the sidecar gets: with Argo CD's default tar
 // exclusions (none) the repository's .git arrives with it; with reposerver.plugin.tar.exclusions ".git/*" it
 // does not. A probe plugin in the real server looks for .git/HEAD at the repository's root (the working directory
 // is the Application's path, two levels down), and gateway2tyk's own plugin renders the same objects either way.

@@ -4,7 +4,7 @@ package e2e_test
 // `go build` and `go install` commands are read from the Dockerfile, `make -n` prints the Makefile's, and the two
 // must agree on the environment (CGO_ENABLED=0), the flags, the package and the output's name. Then the
 // Dockerfile's command is run here and its binary compared byte for byte with the one of make's command. No
-// Docker engine is needed; `make image` itself is not run (see README, Pipelines > Container image).
+// Docker engine is needed; `make image` itself is not run (see docs/install.md, The container image).
 
 import (
 	"crypto/sha256"

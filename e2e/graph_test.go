@@ -143,7 +143,7 @@ func TestGraphBadCommandLine(t *testing.T) {
 	}
 }
 
-// TestGraphPictureOfBasicExample checks that docs/basic-graph.svg, the picture the README shows, is the graph of
+// TestGraphPictureOfBasicExample checks that docs/basic-graph.svg, the picture docs/graph.md shows, is the graph of
 // examples/basic as it renders now: every node of `graph -o dot` is in it with its label. Regenerate it with
 // `gateway2tyk graph -o dot examples/basic | dot -Tsvg -o docs/basic-graph.svg`.
 func TestGraphPictureOfBasicExample(t *testing.T) {

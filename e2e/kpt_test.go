@@ -33,7 +33,7 @@ func findKpt(t *testing.T) string {
 	k, err := exec.LookPath("kpt")
 	if err != nil {
 		t.Skip("SKIPPED: kpt is not on PATH and $KPT is unset, so the kpt pipeline is not tested here " +
-			"(kpt is no Debian package and `go install github.com/kptdev/kpt` fails through the Go module proxy; see README, Pipelines > kpt)")
+			"(kpt is no Debian package and `go install github.com/kptdev/kpt` fails through the Go module proxy; see docs/pipelines/kpt.md)")
 	}
 	return k
 }

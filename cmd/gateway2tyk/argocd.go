@@ -173,7 +173,7 @@ func readArgoSettings(getenv func(string) string) (argoSettings, error) {
 	return s, nil
 }
 
-// argoGenerate renders the Application in the working directory one of three ways (see README, "Argo CD"):
+// argoGenerate renders the Application in the working directory one of three ways (see docs/pipelines/argocd.md):
 // a directory of plain YAML with the render alone; a kustomization with `kustomize build` then the render
 // (`render -k`); a kustomization that must keep the transformer with kustomize running it. The objects are
 // written only once all of it succeeded; on failure stderr is one block that starts with the Application.
@@ -295,7 +295,7 @@ func runKustomize(ctx context.Context, log io.Writer, s argoSettings, dir, names
 	if ctx.Err() == context.DeadlineExceeded {
 		return nil, fmt.Errorf("kustomize build did not finish within %s, and was stopped before Argo CD's deadline "+
 			"(the repo-server's --repo-server-timeout-seconds, 60 s by default); raise that and the plugin env %s, "+
-			"or render the application as a directory of plain YAML (see README)", s.timeout, envTimeout)
+			"or render the application as a directory of plain YAML (see docs/pipelines/argocd.md)", s.timeout, envTimeout)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("kustomize %s failed (%v)", strings.Join(argv, " "), err)

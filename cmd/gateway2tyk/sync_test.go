@@ -283,7 +283,7 @@ func TestRenderThenSync(t *testing.T) {
 }
 
 // Without --from and with no cluster configured, sync stops on one line of its own (client-go's asked for
-// KUBERNETES_MASTER) with exit status 2, a bad setting, as the README says.
+// KUBERNETES_MASTER) with exit status 2, a bad setting, as docs/reference/cli/exit-status.md says.
 func TestSyncWithoutAClusterIsASettingsError(t *testing.T) {
 	t.Setenv("HOME", t.TempDir())
 	t.Setenv("KUBECONFIG", "")

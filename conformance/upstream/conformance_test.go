@@ -62,7 +62,7 @@ func profiles() []string {
 // (GATEWAY2TYK_CONFORMANCE_REPORT=write writes it there instead). The suite's own tests fail where gateway2tyk
 // does not conform; what this test asserts is that the run's results are the checked-in ones, so the report can
 // neither go stale nor hide a change. The child's log goes to bin/conformance-logs/, and the first error of each
-// failed test is printed here: it is what the README's reasons cite.
+// failed test is printed here: it is what docs/conformance.md's reasons cite.
 func TestRealConformance(t *testing.T) {
 	root := RepoRoot(t)
 	DefaultBinaries(root)

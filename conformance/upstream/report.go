@@ -55,7 +55,7 @@ func profileOf(mode string) (profile, tyk string) {
 	return p, t
 }
 
-// Table is the README's table of the reports: for each render profile and Tyk release, the GATEWAY-HTTP profile's
+// Table is the conformance table of README.md and docs/conformance.md: for each render profile and Tyk release, the GATEWAY-HTTP profile's
 // Core and Extended tests passed / failed / skipped, in the order of the reports' modes.
 func Table(reports map[string]*confv1.ConformanceReport) string {
 	var modes []string

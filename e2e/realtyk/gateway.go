@@ -233,7 +233,7 @@ func (g *Gateway) Log() string {
 	return string(b)
 }
 
-// exampleConfig is examples/tyk-gateway/tyk.conf, the minimal tyk.conf the README gives users: every Gateway
+// exampleConfig is examples/tyk-gateway/tyk.conf, the minimal tyk.conf the quick start and docs/sync.md give users: every Gateway
 // the tests start runs with it, so what the tests show is what that file gets.
 func exampleConfig() (map[string]any, error) {
 	_, self, _, ok := runtime.Caller(0)

@@ -38,7 +38,7 @@ const (
 	AspectCertificates    = "certificates"
 	AspectOther           = "other settings"
 	// AspectOwner is the application that owns the API (not a fact of its document: its label): a change of
-	// owner makes the new owner's sync find the old owner's API (a conflict, until it is moved: README).
+	// owner makes the new owner's sync find the old owner's API (a conflict, until it is moved: docs/sync.md).
 	AspectOwner = "owner"
 )
 

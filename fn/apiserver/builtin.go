@@ -92,7 +92,7 @@ func ValidateBuiltin(obj any) []Problem {
 		}
 	case *corev1.Secret:
 		// Core validation's ValidateSecret: a TLS Secret holds a certificate and a key. A local-config stand-in
-		// (a cluster fact; README "Cluster facts as local-config objects") may leave its data out: the key has no
+		// (a cluster fact; docs/reference/inputs.md) may leave its data out: the key has no
 		// place in a repository, it is never applied, and the render judges the certificate it reads itself
 		// (a listener's ResolvedRefs).
 		if o.Type == corev1.SecretTypeTLS && !localConfig(o) {

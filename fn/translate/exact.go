@@ -31,7 +31,7 @@ const exactVariable = "exact"
 // asks. A value that ends with "/" puts that "/" into the variable ("/one{exact:/$}"): a variable that is a
 // whole segment does not count in Tyk's length, and "/one/{exact:$}" would tie with the prefix "/one/". The
 // value "/" cannot (a listen path starts with "/"): "/{exact:$}" is as long as the prefix "/" for Tyk 5.8.0
-// and later, which then order the two by load order (the README's "not supported" list).
+// and later, which then order the two by load order (docs/limits.md).
 func ExactListenPath(value string) string {
 	if value != "/" && strings.HasSuffix(value, "/") {
 		return strings.TrimSuffix(value, "/") + "{" + exactVariable + ":/$}"

@@ -205,7 +205,7 @@ func Make(in Input) (*Plan, error) {
 		case m.Owner != "" && m.Owner != d.Marker.Owner:
 			it.Action = Conflict
 			it.Blocked = fmt.Sprintf("the target's API with this ID is owner %s's (route %s): not overwritten; "+
-				"two applications render the same route, or it moves between them (README: moving an API "+
+				"two applications render the same route, or it moves between them (docs/sync.md: moving an API "+
 				"between owners)", m.Owner, m.Route)
 		case Equal(body, a.Document):
 			it.Action = Unchanged
