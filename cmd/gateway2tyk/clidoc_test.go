@@ -69,19 +69,7 @@ func exitStatusMarkdown() string {
 	b.WriteString("# Exit statuses\n\nGenerated from `cmd/gateway2tyk/exitcode.go` (TestCLIReference); " +
 		"`gateway2tyk help exit-status` prints the same.\n\n| Status | Meaning | From |\n|---|---|---|\n")
 	for _, s := range exitStatuses {
-		from := "every command"
-		if s.commands != nil {
-			var names []string
-			for _, c := range s.commands {
-				if c == "" {
-					names = append(names, "the KRM function (no command)")
-				} else {
-					names = append(names, "`"+c+"`")
-				}
-			}
-			from = strings.Join(names, ", ")
-		}
-		fmt.Fprintf(&b, "| %d | %s | %s |\n", s.code, s.meaning, from)
+		fmt.Fprintf(&b, "| %d | %s | %s |\n", s.code, s.meaning, s.from(func(c string) string { return "`" + c + "`" }))
 	}
 	return b.String()
 }

@@ -69,23 +69,28 @@ func (s exitStatusDoc) returns(path string) bool {
 	return false
 }
 
+// from names the commands that return s, each written by name (a command path, "" for the KRM function).
+func (s exitStatusDoc) from(name func(string) string) string {
+	if s.commands == nil {
+		return "every command"
+	}
+	var names []string
+	for _, c := range s.commands {
+		if c == "" {
+			names = append(names, "the KRM function (no command)")
+		} else {
+			names = append(names, name(c))
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
 // exitStatusTable is the table `gateway2tyk help exit-status` prints.
 func exitStatusTable() string {
 	var b strings.Builder
 	b.WriteString("Every command of gateway2tyk exits with one of these statuses:\n\n")
 	for _, s := range exitStatuses {
-		from := "every command"
-		if s.commands != nil {
-			var names []string
-			for _, c := range s.commands {
-				if c == "" {
-					c = "the KRM function (no command)"
-				}
-				names = append(names, c)
-			}
-			from = strings.Join(names, ", ")
-		}
-		fmt.Fprintf(&b, "  %-3d %s.\n      From: %s.\n", s.code, s.meaning, from)
+		fmt.Fprintf(&b, "  %-3d %s.\n      From: %s.\n", s.code, s.meaning, s.from(func(c string) string { return c }))
 	}
 	return b.String()
 }
