@@ -3,8 +3,9 @@
 # nothing), generates a ResourceList of N routes for each size (bench/gen, seed 1) into bench/out/, and measures
 # the wall time and the peak RSS of both on the same inputs, one after the other, RUNS times each (the best run
 # of each is reported; a shared machine makes single runs noisy). gateway2tyk is measured cold (its memory of the
-# API server's verdicts empty) and warm (that memory full, as a render of the same repository again finds it).
-# Prints a table and the growth of the cold render's time from one size to the next.
+# API server's verdicts empty) and warm (that memory full, as a render of the same repository again finds it), and
+# warm again with GATEWAY2TYK_LIBRARY_IO=1 (reading and writing through the libraries the hand-written writers copy:
+# fn/internal/libio), whose output must be the same bytes. Prints a table and the growth of the cold render's time from one size to the next.
 #
 #   SIZES    route counts                      (default "1000 10000"; e.g. SIZES="1000 10000 50000")
 #   RUNS     runs of each binary at each size  (default 2)
@@ -50,6 +51,9 @@ need_gnu_time bench || exit 1
 echo "bench: building"
 CGO_ENABLED=0 $GO build -trimpath -o "$OUT/gateway2tyk" ./cmd/gateway2tyk || exit 1
 CGO_ENABLED=0 $GO build -trimpath -o "$OUT/noop" ./bench/noop || exit 1
+# The same binary with reading and writing routed through the libraries its writers copy (fn/internal/libio).
+printf '#!/bin/sh\nGATEWAY2TYK_LIBRARY_IO=1 exec "%s" "$@"\n' "$OUT/gateway2tyk" >"$OUT/gateway2tyk-libio" &&
+	chmod +x "$OUT/gateway2tyk-libio" || exit 1
 CGO_ENABLED=0 $GO build -trimpath -o "$OUT/gen" ./bench/gen || exit 1
 
 echo "bench: HOSTNAMES=$HOSTNAMES FLEET=$FLEET; machine: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)," \
@@ -77,7 +81,7 @@ less() { awk -v a="$1" -v b="$2" 'BEGIN {exit !(a < b)}'; }
 # finds it) in turn, RUNS times each, so that all see the same machine; sets b_*, g_* (cold) and w_* (warm)
 # (wall, rss, cpu) from the run with the least wall time of each.
 best_of() {
-	b_wall= g_wall= w_wall=
+	b_wall= g_wall= w_wall= l_wall=
 	i=0
 	while [ "$i" -lt "$RUNS" ]; do
 		measure "$OUT/noop" "$1" || return 1
@@ -87,6 +91,13 @@ best_of() {
 		if [ -z "$g_wall" ] || less "$wall" "$g_wall"; then g_wall=$wall g_rss=$rss g_cpu=$cpu; fi
 		measure "$OUT/gateway2tyk" "$1" || return 1
 		if [ -z "$w_wall" ] || less "$wall" "$w_wall"; then w_wall=$wall w_rss=$rss w_cpu=$cpu; fi
+		mv "$OUT/output.yaml" "$OUT/output-hand.yaml"
+		measure "$OUT/gateway2tyk-libio" "$1" || return 1
+		if [ -z "$l_wall" ] || less "$wall" "$l_wall"; then l_wall=$wall l_rss=$rss; fi
+		if ! cmp -s "$OUT/output.yaml" "$OUT/output-hand.yaml"; then
+			echo "bench: the output with GATEWAY2TYK_LIBRARY_IO=1 differs from the hand-written writers' (TestLibraryIOAlike says where)" >&2
+			return 1
+		fi
 		i=$((i + 1))
 	done
 }
@@ -106,9 +117,9 @@ for n in $SIZES; do
 	apis=$(grep -c 'gateway2tyk.io/api-id:' "$OUT/output.yaml")
 	out_mb=$(awk -v b="$(wc -c <"$OUT/output.yaml")" 'BEGIN {printf "%.0f", b/1048576}')
 	row=$(awk -v n="$n" -v mb="$mb" -v apis="$apis" -v gw="$g_wall" -v gr="$g_rss" -v gc="$g_cpu" -v bw="$b_wall" -v br="$b_rss" \
-		-v bc="$b_cpu" -v om="$out_mb" -v ww="$w_wall" -v wr="$w_rss" -v wc="$w_cpu" 'BEGIN {
-		printf "| %6d | %5.1f | %4d | %6d | %7.2f s | %6d MB | %6.2f s | %7.2f s | %6d MB | %6.2f s | %7.2f s | %6d MB | %6.2f s | %5.2fx | %5.2fx | %5.2fx | %5.2fx |",
-			n, mb, om, apis, gw, gr, gc, ww, wr, wc, bw, br, bc, gw/bw, gr/br, ww/bw, wr/br }')
+		-v bc="$b_cpu" -v om="$out_mb" -v ww="$w_wall" -v wr="$w_rss" -v wc="$w_cpu" -v lw="$l_wall" -v lr="$l_rss" 'BEGIN {
+		printf "| %6d | %5.1f | %4d | %6d | %7.2f s | %6d MB | %6.2f s | %7.2f s | %6d MB | %6.2f s | %7.2f s | %6d MB | %6.2f s | %5.2fx | %5.2fx | %5.2fx | %5.2fx | %7.2f s | %6d MB | %5.2fx |",
+			n, mb, om, apis, gw, gr, gc, ww, wr, wc, bw, br, bc, gw/bw, gr/br, ww/bw, wr/br, lw, lr, lw/ww }')
 	rows="$rows$row
 "
 	if [ -n "$prev_n" ]; then
@@ -117,12 +128,12 @@ for n in $SIZES; do
 	fi
 	prev_n=$n prev_wall=$g_wall
 done
-rm -rf "$OUT/output.yaml" "$OUT/stderr.txt" "$OUT/time.txt" "$GATEWAY2TYK_CACHE"
+rm -rf "$OUT/output.yaml" "$OUT/output-hand.yaml" "$OUT/stderr.txt" "$OUT/time.txt" "$GATEWAY2TYK_CACHE"
 
 echo
 echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "| routes | input MB | output MB | APIs | cold wall | cold peak RSS | cold CPU | warm wall | warm peak RSS | warm CPU | baseline wall | baseline peak RSS | baseline CPU | cold wall ratio | cold RSS ratio | warm wall ratio | warm RSS ratio |"
-echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "| routes | input MB | output MB | APIs | cold wall | cold peak RSS | cold CPU | warm wall | warm peak RSS | warm CPU | baseline wall | baseline peak RSS | baseline CPU | cold wall ratio | cold RSS ratio | warm wall ratio | warm RSS ratio | warm wall, library I/O | warm peak RSS, library I/O | library I/O / hand-written (warm) |"
+echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 printf '%s' "$rows"
 if [ -n "$growth" ]; then
 	echo

@@ -7,6 +7,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/gateway2tyk/gateway2tyk/fn/internal/directyaml"
+	"github.com/gateway2tyk/gateway2tyk/fn/internal/libio"
 )
 
 // API is what emit needs to know of one rendered API.
@@ -189,6 +190,9 @@ func setterValue(v *yaml.Node) *yaml.Node {
 // nonString is yaml.IsValueNonString, answered without a parse for the words that cannot be anything but a
 // string, and remembered for the others (the conditions of most APIs are the same JSON text).
 func nonString(s string) bool {
+	if libio.On() {
+		return yaml.IsValueNonString(s)
+	}
 	if directyaml.Plain(s) {
 		return false
 	}

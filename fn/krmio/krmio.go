@@ -44,6 +44,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/gateway2tyk/gateway2tyk/fn/internal/directyaml"
+	"github.com/gateway2tyk/gateway2tyk/fn/internal/libio"
 	"github.com/gateway2tyk/gateway2tyk/fn/internal/literal"
 	"github.com/gateway2tyk/gateway2tyk/fn/internal/meta"
 	"github.com/gateway2tyk/gateway2tyk/fn/internal/parallel"
@@ -52,6 +53,9 @@ import (
 // Execute is framework.Execute with Write in place of rlSource.Write: it reads the ResourceList from the source,
 // passes it to the processor, and writes the result, with the same bytes and the same errors.
 func Execute(p framework.ResourceListProcessor, rlSource *kio.ByteReadWriter) error {
+	if libio.On() {
+		return framework.Execute(p, rlSource)
+	}
 	// Everything up to the write is framework.Execute's own code (kyaml v0.21.2).
 	if rlSource == nil {
 		rlSource = &kio.ByteReadWriter{KeepReaderAnnotations: true}
@@ -244,7 +248,7 @@ func anyAlias(items []*yaml.RNode) bool {
 // Write writes the nodes as rw.Write(nodes) does, byte for byte, encoding the items of a wrapped output in
 // parallel and streaming them out in order.
 func Write(rw *kio.ByteReadWriter, nodes []*yaml.RNode) error {
-	if rw.NoWrap || rw.WrappingKind == "" || !rw.KeepReaderAnnotations || rw.Style != 0 || len(nodes) < 2 {
+	if libio.On() || rw.NoWrap || rw.WrappingKind == "" || !rw.KeepReaderAnnotations || rw.Style != 0 || len(nodes) < 2 {
 		return rw.Write(nodes)
 	}
 	for _, n := range nodes {

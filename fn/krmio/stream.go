@@ -9,6 +9,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/gateway2tyk/gateway2tyk/fn/internal/directyaml"
+	"github.com/gateway2tyk/gateway2tyk/fn/internal/libio"
 	"github.com/gateway2tyk/gateway2tyk/fn/internal/meta"
 	"github.com/gateway2tyk/gateway2tyk/fn/internal/parallel"
 )
@@ -24,7 +25,7 @@ import (
 // but for the "---" line that starts every document after the first. Anything outside that (few documents,
 // a document that is not a mapping, a wide sequence indent) is written by kio itself.
 func WriteStream(out io.Writer, nodes []*yaml.RNode, clear []string) error {
-	if len(nodes) < 64 || !streamable(nodes) {
+	if libio.On() || len(nodes) < 64 || !streamable(nodes) {
 		return kio.ByteWriter{Writer: out, ClearAnnotations: clear}.Write(nodes)
 	}
 	const chunk = 128

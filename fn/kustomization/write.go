@@ -10,6 +10,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 	sigsyaml "sigs.k8s.io/yaml"
 
+	"github.com/gateway2tyk/gateway2tyk/fn/internal/libio"
 	"github.com/gateway2tyk/gateway2tyk/fn/internal/literal"
 	"github.com/gateway2tyk/gateway2tyk/fn/internal/parallel"
 	"github.com/gateway2tyk/gateway2tyk/fn/read"
@@ -89,8 +90,10 @@ func idString(id resid.ResId) string {
 // asYAML is kustomize's Resource.AsYAML: the object as JSON, converted to YAML (without the JSON where generic
 // can build what the conversion would).
 func asYAML(n *yaml.RNode) ([]byte, error) {
-	if v, ok := generic(n.YNode()); ok {
-		return yamlv2.Marshal(v)
+	if !libio.On() {
+		if v, ok := generic(n.YNode()); ok {
+			return yamlv2.Marshal(v)
+		}
 	}
 	j, err := read.ToJSON(n)
 	if err != nil {
@@ -118,6 +121,10 @@ func Write(w io.Writer, items []*yaml.RNode, order Order) error {
 		item := items[idx[i]]
 		// The long documents are spliced in as literal blocks (package literal), as JSONToYAML writes any
 		// string with a newline; if the splice cannot be done, the item is converted whole.
+		if libio.On() {
+			y, err := asYAML(item)
+			return doc{y, err}
+		}
 		node, texts := literal.Replace(item.YNode(), false, nil)
 		y, err := asYAML(yaml.NewRNode(node))
 		if err != nil || len(texts) == 0 {

@@ -20,6 +20,7 @@ import (
 
 	"github.com/gateway2tyk/gateway2tyk/fn/apiserver"
 	"github.com/gateway2tyk/gateway2tyk/fn/emit"
+	"github.com/gateway2tyk/gateway2tyk/fn/internal/libio"
 	"github.com/gateway2tyk/gateway2tyk/fn/internal/parallel"
 	"github.com/gateway2tyk/gateway2tyk/fn/inventory"
 	"github.com/gateway2tyk/gateway2tyk/fn/tykapi"
@@ -361,7 +362,7 @@ func typeError(node *yaml.RNode, err error) error {
 // errors are its errors, word for word.
 func ToJSON(node *yaml.RNode) ([]byte, error) {
 	y := node.YNode()
-	if y == nil || !plainTree(y, true, false) {
+	if y == nil || libio.On() || !plainTree(y, true, false) {
 		return node.MarshalJSON()
 	}
 	var v any

@@ -16,6 +16,8 @@ import (
 	"sync/atomic"
 
 	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/gateway2tyk/gateway2tyk/fn/internal/libio"
 )
 
 // Document is one Tyk OAS API definition. The Tyk part is kept out of
@@ -96,9 +98,11 @@ func (d *Document) Encode() ([]byte, error) {
 	if err := d.check(); err != nil {
 		return nil, err
 	}
-	if out, ok := d.appendDocument(make([]byte, 0, d.sizeHint())); ok {
-		directDocuments.Add(1)
-		return out, nil
+	if !libio.On() {
+		if out, ok := d.appendDocument(make([]byte, 0, d.sizeHint())); ok {
+			directDocuments.Add(1)
+			return out, nil
+		}
 	}
 	tree, err := d.treeRoundTrip()
 	if err != nil {
@@ -135,8 +139,10 @@ func (d *Document) check() error {
 // tree is Tree of a checked document: the generic values of the JSON Encode writes directly (what the JSON
 // round trip decodes to, since those bytes are the round trip's), else the round trip itself.
 func (d *Document) tree() (map[string]any, error) {
-	if b, ok := d.appendDocument(make([]byte, 0, d.sizeHint())); ok {
-		return ParseTree(b)
+	if !libio.On() {
+		if b, ok := d.appendDocument(make([]byte, 0, d.sizeHint())); ok {
+			return ParseTree(b)
+		}
 	}
 	return d.treeRoundTrip()
 }
@@ -172,8 +178,10 @@ func (d *Document) treeRoundTrip() (map[string]any, error) {
 // encoding/json's reflection at fleet scale, and byte for byte what it writes); a tree holding anything else is
 // written by encoding/json.
 func EncodeTree(tree map[string]any) ([]byte, error) {
-	if out, ok := appendValue(make([]byte, 0, 4096), tree, 0); ok {
-		return append(out, '\n'), nil
+	if !libio.On() {
+		if out, ok := appendValue(make([]byte, 0, 4096), tree, 0); ok {
+			return append(out, '\n'), nil
+		}
 	}
 	return encodeTreeStd(tree)
 }
