@@ -4,11 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
-	frameworktestutil "sigs.k8s.io/kustomize/kyaml/fn/framework/frameworktestutil"
 	"sigs.k8s.io/kustomize/kyaml/kio"
 
 	"github.com/gateway2tyk/gateway2tyk/bench/resourcelist"
@@ -25,14 +23,8 @@ import (
 // conversion). After an upgrade of kyaml, yaml.v3, kin-openapi or sigs.k8s.io/yaml, a difference here is where
 // a copy went stale.
 func TestLibraryIOAlike(t *testing.T) {
-	inputs, err := filepath.Glob(filepath.Join("testdata", "*", frameworktestutil.DefaultInputFilename))
-	require.NoError(t, err)
-	failing, err := filepath.Glob(filepath.Join("testdata", "failing", "*", frameworktestutil.DefaultInputFilename))
-	require.NoError(t, err)
-	inputs = append(inputs, failing...)
-	require.Greater(t, len(inputs), 100, "the stories are not where the test looks")
 	cases := map[string][]byte{}
-	for _, path := range inputs {
+	for _, path := range storyInputs(t) {
 		data, err := os.ReadFile(path)
 		require.NoError(t, err)
 		cases[path] = data

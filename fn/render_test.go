@@ -19,12 +19,7 @@ import (
 // the translation builds them (the KRM function: translate.TranslateEncoded), on every story's input, failing
 // ones included, and on a generated fleet with base documents.
 func TestRenderKeepingDocumentsIsTheKRMRender(t *testing.T) {
-	inputs, err := filepath.Glob(filepath.Join("testdata", "*", frameworktestutil.DefaultInputFilename))
-	require.NoError(t, err)
-	failing, err := filepath.Glob(filepath.Join("testdata", "failing", "*", frameworktestutil.DefaultInputFilename))
-	require.NoError(t, err)
-	inputs = append(inputs, failing...)
-	require.NotEmpty(t, inputs)
+	inputs := storyInputs(t)
 	render := func(data []byte, keep bool) string {
 		rw := &kio.ByteReadWriter{Reader: bytes.NewReader(data), KeepReaderAnnotations: true}
 		items, err := rw.Read()
@@ -43,4 +38,16 @@ func TestRenderKeepingDocumentsIsTheKRMRender(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, render(data, true), render(data, false), path)
 	}
+}
+
+// storyInputs are the input files of every story, the failing ones too.
+func storyInputs(t *testing.T) []string {
+	t.Helper()
+	inputs, err := filepath.Glob(filepath.Join("testdata", "*", frameworktestutil.DefaultInputFilename))
+	require.NoError(t, err)
+	failing, err := filepath.Glob(filepath.Join("testdata", "failing", "*", frameworktestutil.DefaultInputFilename))
+	require.NoError(t, err)
+	inputs = append(inputs, failing...)
+	require.Greater(t, len(inputs), 100, "the stories are not where the test looks")
+	return inputs
 }
