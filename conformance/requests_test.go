@@ -397,14 +397,15 @@ func hostCases(cs []hostCase, gateway *types.NamespacedName, group string) []req
 
 // TestConformanceRequests runs the request tables of the suite through tykroute over the rendered APIs.
 func TestConformanceRequests(t *testing.T) {
-	runRequestTables(t, requestTables, renderOutput, func(out *fn.Output, gwNN types.NamespacedName) []*translate.API {
+	runRequestTables(t, requestTables, tykroute.Version{}, renderOutput, func(out *fn.Output, gwNN types.NamespacedName) []*translate.API {
 		return gatewayAPIs(out.Translation, gwNN)
 	})
 }
 
 // runRequestTables renders each table's manifests (base and secrets first, as the suite applies them) with
-// render, and runs its requests over the APIs that apisOf says the Tyk Gateways behind a Gateway's address load.
-func runRequestTables(t *testing.T, tables []requestTable, render func(t *testing.T, base, secrets, extra []*yaml.RNode) (*fn.Output, *world),
+// render, and runs its requests over the APIs that apisOf says the Tyk Gateways behind a Gateway's address load,
+// as Tyk release version answers them (zero: tykroute.MinVersion).
+func runRequestTables(t *testing.T, tables []requestTable, version tykroute.Version, render func(t *testing.T, base, secrets, extra []*yaml.RNode) (*fn.Output, *world),
 	apisOf func(out *fn.Output, gwNN types.NamespacedName) []*translate.API) {
 	dir := conformanceDir(t)
 	base := readManifests(t, dir, "base/manifests.yaml")
@@ -430,7 +431,7 @@ func runRequestTables(t *testing.T, tables []requestTable, render func(t *testin
 					gwNN = *c.gateway
 				}
 				apis := apisOf(out, gwNN)
-				t.Run(c.name, func(t *testing.T) { runRequestCase(t, c, apis, out, gwNN) })
+				t.Run(c.name, func(t *testing.T) { runRequestCase(t, c, apis, out, gwNN, version) })
 			}
 		})
 	}
@@ -449,7 +450,7 @@ func gatewayAPIs(tr *translate.Output, gwNN types.NamespacedName) []*translate.A
 
 // runRequestCase checks Tyk's answer (tykroute over the Gateway's APIs) against the expectation, with and without
 // enable_strict_routes, and that `gateway2tyk explain` gives the same answer and reports the same differences.
-func runRequestCase(t *testing.T, c requestCase, apis []*translate.API, out *fn.Output, gwNN types.NamespacedName) {
+func runRequestCase(t *testing.T, c requestCase, apis []*translate.API, out *fn.Output, gwNN types.NamespacedName, version tykroute.Version) {
 	if (c.adapted || c.tyk != nil || c.strict != nil) && c.why == "" {
 		t.Errorf("table error: an adapted or differing expectation needs a reason (why)")
 	}
@@ -485,18 +486,18 @@ func runRequestCase(t *testing.T, c requestCase, apis []*translate.API, out *fn.
 		case strict && c.strict != nil:
 			want = *c.strict
 		}
-		got := tykroute.Route(docs, req, tykroute.Options{StrictRoutes: strict})
+		got := tykroute.Route(docs, req, tykroute.Options{StrictRoutes: strict, Version: version})
 		what := fmt.Sprintf("%s %s%s (enable_strict_routes %v)", method, host, withQuery(c.path, c.query), strict)
 		t.Logf("%s: %s", what, outcomeString(got, byID))
 		checkOutcome(t, what, c, want, got, byID)
-		checkExplain(t, what, out, gwNN, method, host, header, c, strict, got)
+		checkExplain(t, what, out, gwNN, method, host, header, c, strict, version, got)
 	}
 }
 
 // checkExplain runs explain on the same request and checks it tells what tykroute found: the API, the status,
 // the redirect, the upstream, every note, and the route behind the API.
 func checkExplain(t *testing.T, what string, out *fn.Output, gwNN types.NamespacedName, method, host string,
-	header http.Header, c requestCase, strict bool, got tykroute.Outcome) {
+	header http.Header, c requestCase, strict bool, version tykroute.Version, got tykroute.Outcome) {
 	t.Helper()
 	u := "http://" + host + withQuery(c.path, c.query)
 	if c.path == "" {
@@ -507,7 +508,7 @@ func checkExplain(t *testing.T, what string, out *fn.Output, gwNN types.Namespac
 		t.Fatalf("%s: explain cannot read the request: %v", what, err)
 	}
 	req.Header = header
-	a, err := explain.Explain(out, req, explain.Options{Gateway: gwNN.String(), StrictRoutes: strict})
+	a, err := explain.Explain(out, req, explain.Options{Gateway: gwNN.String(), StrictRoutes: strict, Version: version})
 	if err != nil {
 		t.Fatalf("%s: explain: %v", what, err)
 	}

@@ -41,7 +41,8 @@ func TestRealTykExactPaths(t *testing.T) {
 		{"GET", "/healthzx", "", web, 0, "/healthzx"},
 		{"GET", "/orders", "", "spec.rules[1]", 0, "/orders"},     // Exact beats the PathPrefix of the same value
 		{"GET", "/orders/7", "", "spec.rules[2]", 0, "/orders/7"}, // the PathPrefix
-		{"GET", "/orders/", "", "spec.rules[2]", 0, "/orders"},    // Tyk drops the slash when what is left is "/" (explain says so)
+		{"GET", "/orders/", "", "spec.rules[2]", 0, "/orders/"},   // the PathPrefix keeps the path as it came (segments.go)
+		{"GET", "/ordersx", "", web, 0, "/ordersx"},               // a PathPrefix takes whole segments only
 		{"GET", "/docs/", "", "spec.rules[3]", 0, "/docs/"},       // the trailing slash kept
 		{"GET", "/docs", "", web, 0, "/docs"},
 		{"GET", "/docs/x", "", web, 0, "/docs/x"},

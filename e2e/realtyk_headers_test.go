@@ -20,7 +20,8 @@ import (
 // runs. Every generated request (each path, every method, with and without each trigger's literal headers and
 // query) and the requests below agree with explain; the requests below also get the route and rule Gateway API
 // gives them: more header matches before fewer across routes, a method match first, a query match, a regular
-// expression, the shorter path's rules for a request no match of a longer one takes, and 404 where no rule does.
+// expression, the shorter path's rules for a request no match of a longer one takes (and for a path that only
+// shares a string prefix with a longer one), and 404 where no rule does.
 func TestRealTykHeaderAndQueryMatches(t *testing.T) {
 	g := realtyk.Start(t, realtyk.Find(t))
 	version, out := renderStoryFor(t, "profile-gateway-api-header-matching", g)
@@ -48,6 +49,10 @@ func TestRealTykHeaderAndQueryMatches(t *testing.T) {
 		// /checkout: its header match, else the / rules
 		{"GET", "shop.example.com", "/checkout/1", "", map[string]string{"X-Session": "s1"}, shop, "spec.rules[4]"},
 		{"GET", "shop.example.com", "/checkout/1", "", nil, shop, "spec.rules[1]"},
+		// a PathPrefix matches whole segments: /checkoutx and /apiv are the / rules' (segments.go)
+		{"GET", "shop.example.com", "/checkoutx", "", map[string]string{"X-Session": "s1"}, shop, "spec.rules[1]"},
+		{"GET", "shop.example.com", "/apiv", "version=2", nil, shop, "spec.rules[1]"},
+		{"GET", "shop.example.com", "/api/", "version=2", nil, shop, "spec.rules[2]"},
 		// /admin: DELETE only; the other methods go on to the / rules
 		{"DELETE", "shop.example.com", "/admin/users/7", "", nil, shop, "spec.rules[5]"},
 		{"GET", "shop.example.com", "/admin/users/7", "", nil, shop, "spec.rules[1]"},

@@ -57,7 +57,8 @@ func hostPrecedenceResults(in *read.Result, tr *translate.Output) framework.Resu
 		slices.Sort(candidates) // the APIs' order, as the results have always been given
 		for _, i := range candidates {
 			w := tr.APIs[i]
-			if w.Route == e.Route || !attachment.HostTakes(w.Hostname, e.Hostname) || !attachment.PathPrefixTakes(e.Path, w.Path) {
+			if w.Route == e.Route || !attachment.HostTakes(w.Hostname, e.Hostname) || w.Isolates(e.Hostname) ||
+				!attachment.PathPrefixTakes(e.Path, w.Path) {
 				continue
 			}
 			exact, wild := e.Route.Route, w.Route.Route

@@ -42,7 +42,7 @@ func TestNoArgumentOnATerminal(t *testing.T) {
 	tty := openPTY(t)
 	root := newRoot()
 	var out, errb bytes.Buffer
-	root.SetArgs(nil)
+	root.SetArgs([]string{}) // not nil: cobra would read the test binary's own flags (make golden's -update)
 	root.SetIn(tty)
 	root.SetOut(&out)
 	root.SetErr(&errb)

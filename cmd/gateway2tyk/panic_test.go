@@ -19,7 +19,7 @@ func TestPanicIsABugReport(t *testing.T) {
 			_ = items[1] // an index out of range, as kyaml's GetLabels on a list once did (issue 45)
 			return nil
 		}}
-	}, nil, &stderr)
+	}, []string{}, &stderr)
 	assert.Equal(t, exitBug, code)
 	assert.NotEqual(t, exitUsage, code, "not the status of bad input")
 	assert.Equal(t, 1, strings.Count(stderr.String(), "\n"), "one line: %s", stderr.String())
@@ -33,6 +33,6 @@ func TestPanicIsABugReport(t *testing.T) {
 	code = runRoot(func() *cobra.Command {
 		return &cobra.Command{Use: "gateway2tyk", SilenceErrors: true, SilenceUsage: true,
 			RunE: func(*cobra.Command, []string) error { return usage("bad flag") }}
-	}, nil, &stderr)
+	}, []string{}, &stderr)
 	assert.Equal(t, exitUsage, code)
 }

@@ -27,6 +27,9 @@ func cli(t *testing.T, stdin string, args ...string) (int, string, string) {
 	t.Helper()
 	root := newRoot()
 	var out, errb bytes.Buffer
+	if args == nil {
+		args = []string{} // not nil: cobra would read the test binary's own flags (make golden's -update)
+	}
 	root.SetArgs(args)
 	root.SetIn(strings.NewReader(stdin))
 	root.SetOut(&out)

@@ -18,9 +18,9 @@ func APIID(routeNamespace, routeName, path, gatewayNamespace, gatewayName, hostn
 
 // customDomain writes an effective hostname as Tyk's custom domain, a gorilla/mux host template: a wildcard
 // label becomes a named pattern, so "*.example.com" is "{h:.+}.example.com".
-func customDomain(hostname string) string {
+func customDomain(hostname string, isolated []string) string {
 	if strings.HasPrefix(hostname, "*.") {
-		return "{h:.+}" + hostname[1:]
+		return "{h:" + wildcardLabels(hostname, isolated) + "}" + hostname[1:]
 	}
 	return hostname
 }
@@ -31,10 +31,10 @@ func customDomain(hostname string) string {
 // pattern is the label itself, "shop.example.com" is "{http:shop}.example.com" and "*.example.com" is
 // "{http:.+}.example.com". gorilla/mux anchors a host template and compares the host without its port when the
 // template has no ":" (as here), so exactly the hosts of customDomain reach the API.
-func plainDomain(hostname string) string {
+func plainDomain(hostname string, isolated []string) string {
 	label, rest, more := strings.Cut(hostname, ".")
 	if label == "*" {
-		label = ".+"
+		label = wildcardLabels(hostname, isolated)
 	} else {
 		label = regexp.QuoteMeta(label)
 	}

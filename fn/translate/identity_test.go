@@ -72,7 +72,7 @@ func TestCustomDomain(t *testing.T) {
 		// Only a leading "*." label is a wildcard in Gateway API hostnames.
 		"shop.example.com": "shop.example.com",
 	} {
-		if got := customDomain(host); got != want {
+		if got := customDomain(host, nil); got != want {
 			t.Errorf("customDomain(%q) = %q, want %q", host, got, want)
 		}
 	}

@@ -363,7 +363,7 @@ func IsMockCopy(key string, op, atRoot tykoas.Operation) bool {
 // IsBareListenPathLoop reports whether rw is the loop the render writes for the bare listen path (see
 // bareListenPathLoop): a means of answering on every path, not a rewrite a rule asked for.
 func IsBareListenPathLoop(rw *tykoas.URLRewrite, listenPath string) bool {
-	loop := bareListenPathLoop(listenPath)
+	loop := bareListenPathLoop(PrefixOfListenPath(listenPath))
 	return loop != nil && rw != nil && reflect.DeepEqual(*loop, *rw)
 }
 

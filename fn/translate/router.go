@@ -149,7 +149,7 @@ func hasShorter(set map[string]bool, v string) bool {
 // routedAPIs makes a routed plan's internal APIs (one per rule, or per set of present headers of a rule that
 // adds to them) and the route's router claim.
 func routedAPIs(r *attachment.Route, parent *attachment.Parent, host, idHost string, plan *pathPlan, rules map[int]*rule,
-	tags, certs []string, port int, besideTLS bool) []*API {
+	tags, certs []string, port int, besideTLS bool, exact ExactPaths, isolated []string) []*API {
 	hr, gw := r.Route, parent.Gateway.Gateway
 	claim := &routerClaim{plan: plan, internal: map[int][]internalVariant{}, appends: map[int][]tykoas.Header{},
 		tags: tags, certs: certs, port: port}
@@ -184,14 +184,21 @@ func routedAPIs(r *attachment.Route, parent *attachment.Parent, host, idHost str
 	}
 	out = append(out, &API{ID: APIID(hr.Namespace, hr.Name, plan.listenPath(), gw.Namespace, gw.Name, idHost), Route: r,
 		Parent: parent, Hostname: host, Path: plan.path, Rules: plan.rules, Role: RoleRouter, claim: claim,
-		dataPlane: dataPlaneOf(parent.Gateway), port: port, besideTLS: besideTLS, idHost: idHost})
+		dataPlane: dataPlaneOf(parent.Gateway), port: port, besideTLS: besideTLS, idHost: idHost,
+		bySegment: routerBySegment(plan, exact), isolated: isolated})
 	return out
+}
+
+// routerBySegment reports whether the router of plan takes its PathPrefix by whole segments (segments.go): in
+// the gateway-api profile on every release, since a router holds no mock response.
+func routerBySegment(plan *pathPlan, exact ExactPaths) bool {
+	return exact != ExactRejected && !plan.exact && !strings.HasSuffix(plan.path, "/")
 }
 
 // internalDocument is the API of an internal plan for host: a plain document with the internal listen path, no
 // custom domain (Tyk routes nothing to it), marked internal.
 func internalDocument(id, host string, plan *pathPlan, tags []string) *tykoas.Document {
-	d := document(id, host, "", plan, tags, nil)
+	d := document(id, host, "", plan, tags, nil, ExactRejected)
 	d.Tyk.Info.State.Internal = true
 	return d
 }
@@ -370,7 +377,8 @@ func finishRouters(apis []*API, encode bool) []*API {
 
 // shorterAPI is the API Tyk would give a request for the router's path if the router did not take it: of the
 // plain and router APIs on the same hostname and data plane, the one with the longest listen path that is a
-// string prefix of the router's, shorter than it (Exact paths' listen paths are no string prefixes), or nil.
+// string prefix of the router's, shorter than it (Exact paths' listen paths are no string prefixes; a listen path
+// by segments is a prefix only where the router's path goes on with "/"), or nil.
 func shorterAPI(public []*API, router *API) *API {
 	lp := router.ListenPath()
 	var best *API
@@ -379,6 +387,9 @@ func shorterAPI(public []*API, router *API) *API {
 			continue
 		}
 		alp := a.ListenPath()
+		if a.bySegment && !strings.HasPrefix(lp, alp+"/") {
+			continue
+		}
 		if len(alp) < len(lp) && strings.HasPrefix(lp, alp) && (best == nil || len(alp) > len(best.ListenPath())) {
 			best = a
 		}
@@ -401,7 +412,11 @@ const routerPattern = "^(?:[a-z]+://[^/]*)?(.*)$"
 // outside OpenAPI's (no operation) reaches: Tyk answers it 500.
 func routerDocument(a *API, fallback func() string) *tykoas.Document {
 	c := a.claim
-	d := frame(a.ID, a.domain(), a.ListenPath(), true, c.tags, c.certs)
+	lp := a.ListenPath()
+	if a.bySegment {
+		lp = SegmentListenPath(a.Path)
+	}
+	d := frame(a.ID, a.domain(), lp, true, c.tags, c.certs)
 	d.Tyk.Upstream = (&upstreamSpec{}).upstream(a.Path)
 	if c.port != 0 {
 		d.Tyk.Server.Protocol, d.Tyk.Server.Port = "https", c.port

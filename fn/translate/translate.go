@@ -47,6 +47,9 @@ type DataPlanes interface {
 	// HeaderAndQueryMatches says whether a match's headers and queryParams are served (see router.go): the
 	// gateway-api profile.
 	HeaderAndQueryMatches() bool
+	// ListenerIsolation says whether a wildcard hostname's custom domain leaves out the exact hostnames of the
+	// Gateway's other listeners on its port (isolation.go): the gateway-api profile.
+	ListenerIsolation() bool
 }
 
 // Bases gives the attached definition whose base document applies to a route's APIs on a Gateway (nil: none).
@@ -92,21 +95,31 @@ type API struct {
 	// idHost is the hostname the API's ID is made from: the hostname, or portHost's for the TLS port's APIs of a
 	// hostname that listeners serve on two ports.
 	idHost string
+	// bySegment says the plain API's listen path takes its PathPrefix by whole segments (segments.go), not as a
+	// string prefix.
+	bySegment bool
+	// isolated are the exact hostnames the API's wildcard custom domain leaves out (isolation.go).
+	isolated []string
 }
+
+// Isolates reports whether the API's custom domain leaves out host, which another listener of its Gateway
+// claims (isolation.go), so that Tyk never gives the API host's requests.
+func (a *API) Isolates(host string) bool { return contains(a.isolated, host) }
 
 // domain is the API's custom domain ("" for none): its hostname as a mux host template.
 func (a *API) domain() string {
 	if a.Role == RoleInternal || a.Role == RoleNoRule {
 		return ""
 	}
-	return domainOf(a.Hostname, a.besideTLS)
+	return domainOf(a.Hostname, a.besideTLS, a.isolated)
 }
 
-func domainOf(host string, besideTLS bool) string {
+// domainOf is the custom domain of an API of host, leaving out the isolated hostnames (isolation.go).
+func domainOf(host string, besideTLS bool, isolated []string) string {
 	if besideTLS {
-		return plainDomain(host)
+		return plainDomain(host, isolated)
 	}
-	return customDomain(host)
+	return customDomain(host, isolated)
 }
 
 // Route is the translated state of one attached route.
@@ -246,6 +259,10 @@ func translateRoute(r *attachment.Route, dp DataPlanes, bases Bases, leaves *lea
 		var conflicts []string
 		for _, host := range parentHostnames(parent) {
 			hostCerts := certificates(parent, host, dp.Org(gw), leaves)
+			var isolated []string
+			if dp.ListenerIsolation() {
+				isolated = isolatedHosts(parent, host)
+			}
 			ports := []int{0}
 			if ownPort {
 				ports = apiPorts(parent, host)
@@ -267,7 +284,7 @@ func translateRoute(r *attachment.Route, dp DataPlanes, bases Bases, leaves *lea
 					key := host + "\n" + plan.listenPath()
 					besideTLS := port == 0 && beside[claimWhere(dataPlaneOf(parent.Gateway), gw, 0)+"\n"+key]
 					if plan.routed(served.conditions) || routed[claimWhere(dataPlaneOf(parent.Gateway), gw, port)+"\n"+key] {
-						for _, api := range routedAPIs(r, parent, host, idHost, plan, byIndex, tags, certs, port, besideTLS) {
+						for _, api := range routedAPIs(r, parent, host, idHost, plan, byIndex, tags, certs, port, besideTLS, served.exact, isolated) {
 							if api.Role == RoleInternal && base != nil {
 								api.Base = base
 								conflicts = append(conflicts, base.Conflicts(api.Document)...)
@@ -276,7 +293,7 @@ func translateRoute(r *attachment.Route, dp DataPlanes, bases Bases, leaves *lea
 						}
 						continue
 					}
-					doc := document(id, host, domainOf(host, besideTLS), plan, tags, certs)
+					doc := document(id, host, domainOf(host, besideTLS, isolated), plan, tags, certs, served.exact)
 					if port != 0 {
 						doc.Tyk.Server.Protocol, doc.Tyk.Server.Port = "https", port
 					}
@@ -285,7 +302,8 @@ func translateRoute(r *attachment.Route, dp DataPlanes, bases Bases, leaves *lea
 					}
 					parentAPIs = append(parentAPIs, &API{ID: id, Route: r, Parent: parent, Hostname: host, Path: plan.path,
 						Exact: plan.exact, Rules: plan.rules, Document: doc, Base: base, dataPlane: dataPlaneOf(parent.Gateway),
-						port: port, besideTLS: besideTLS, idHost: idHost})
+						port: port, besideTLS: besideTLS, idHost: idHost, bySegment: doc.Tyk.Server.ListenPath.Value != plan.listenPath(),
+						isolated: isolated})
 				}
 			}
 		}
@@ -330,7 +348,7 @@ func parentHostnames(p *attachment.Parent) []string {
 
 // document builds the API per the API Configuration table of the reference: the API of hostname (its custom
 // domain is domain, none when "").
-func document(id, hostname, domain string, plan *pathPlan, tags, certs []string) *tykoas.Document {
+func document(id, hostname, domain string, plan *pathPlan, tags, certs []string, exact ExactPaths) *tykoas.Document {
 	// An Exact path's API takes only the path itself, which goes upstream as it came (strip off, and the
 	// backend's URL without the path): stripped, "/docs/" would reach the upstream as "/docs", since Tyk drops
 	// the trailing slash when what is left is "/".
@@ -345,6 +363,14 @@ func document(id, hostname, domain string, plan *pathPlan, tags, certs []string)
 		d.Tyk.Upstream = up.upstream(plan.path)
 	}
 	plan.operations(d, hostname, baseURL)
+	if bySegment(plan, exact, d) {
+		// A PathPrefix by whole segments (segments.go); the path goes upstream as it came where nothing rewrites it.
+		d.Tyk.Server.ListenPath.Value = SegmentListenPath(plan.path)
+		if plan.keepsPath() {
+			d.Tyk.Server.ListenPath.Strip = false
+			d.Tyk.Upstream = up.upstream("")
+		}
+	}
 	return d
 }
 

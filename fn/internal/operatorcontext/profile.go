@@ -62,6 +62,11 @@ func (e Environment) RedirectsKeepHost() bool { return e.gatewayAPI }
 // parameter matches through router APIs (translate's router.go); the reference rejects them.
 func (e Environment) HeaderAndQueryMatches() bool { return e.gatewayAPI }
 
+// ListenerIsolation implements translate.DataPlanes: in the gateway-api profile a wildcard hostname's custom
+// domain leaves out the exact hostnames of the Gateway's other listeners on its port (translate's
+// isolation.go), as Gateway API gives a request to the most specific listener; the reference writes "{h:.+}".
+func (e Environment) ListenerIsolation() bool { return e.gatewayAPI }
+
 // UnreadyBackendsResolve implements attachment.Environment: in the gateway-api profile a headless Service whose
 // EndpointSlices list no ready endpoint is resolved, its requests answered 500 until one is (Gateway API, and the
 // upstream suite's HTTPRouteServiceTypes); the operator profile keeps BackendNotFound.
