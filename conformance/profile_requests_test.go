@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"net/http"
 	"slices"
 	"testing"
 
@@ -119,6 +120,28 @@ func init() {
 	gatewayAPIRequestTables = append(gatewayAPIRequestTables,
 		asTheSuiteAsks("HTTPRoutePartiallyInvalidViaInvalidReferenceGrant", "added: request to '/v2example' should go to app-backend-v1"),
 		asTheSuiteAsks("HTTPRouteListenerHostnameMatching", "1 request to 'foo.bar.com/' should go to infra-backend-v2"),
+		requestTable{
+			// The redirects without hostname on this route of any host keep the request's host (translate's
+			// redirect.go: $tyk_context.headers_Host), so the ReplaceFullPath ones are served; ReplacePrefixMatch
+			// still is not.
+			ShortName: "HTTPRouteRedirectPath",
+			Source:    "tests/httproute-redirect-path.go",
+			Manifests: []string{"tests/httproute-redirect-path.yaml"},
+			Gateway:   nsName(infraNamespace, "same-namespace"),
+			Status: func(t *testing.T, w *world) {
+				routeMustDropRules(t, w, nsName(infraNamespace, "redirect-path"), nsName(infraNamespace, "same-namespace"),
+					[]string{"spec.rules[0].filters[0].requestRedirect.path", "spec.rules[2].filters[0].requestRedirect.path",
+						"spec.rules[3].filters[0].requestRedirect.path"}, []int{1, 4, 5})
+			},
+			Cases: []requestCase{
+				{name: "1 request to '/full/path/original' should receive one of [302]", path: "/full/path/original",
+					want: expectation{status: http.StatusFound, location: "http://" + gatewayAddress + "/full-path-replacement"}},
+				{name: "4 request to '/full-path-and-host' should receive one of [302]", path: "/full-path-and-host",
+					want: expectation{status: http.StatusFound, location: "http://example.org/replacement-full"}},
+				{name: "5 request to '/full-path-and-status' should receive one of [301]", path: "/full-path-and-status",
+					want: expectation{status: http.StatusMovedPermanently, location: "http://" + gatewayAddress + "/replacement-full"}},
+			},
+		},
 		requestTable{
 			// The suite's table: its header matches are served by the / router, and /v2 by whole segments with the
 			// path kept as it came.

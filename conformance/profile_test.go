@@ -70,9 +70,12 @@ func TestConformanceGatewayAPIProfile(t *testing.T) {
 	t.Run("SuiteSetup", func(t *testing.T) {
 		_, w := renderPlatform(t, gatewayAPIPlatform, base, secrets, nil)
 		gwcMustHaveAcceptedConditionTrue(t, w, gatewayClassName)
-		// No tykVersion: the APIs are for Tyk 5.14, which serves the timeouts exactly, so they are claimed too.
-		gwcMustListSupportedFeatures(t, w, gatewayClassName, "Gateway", "HTTPRoute", "HTTPRouteBackendTimeout",
-			"HTTPRouteMethodMatching", "HTTPRouteQueryParamMatching", "HTTPRouteRequestTimeout", "ReferenceGrant")
+		// No tykVersion: the APIs are for Tyk 5.14, which serves the timeouts exactly and finds mock responses the
+		// classic way (redirects that keep the request's host), so those are claimed too.
+		gwcMustListSupportedFeatures(t, w, gatewayClassName, "Gateway", "HTTPRoute", "HTTPRoute303RedirectStatusCode",
+			"HTTPRoute307RedirectStatusCode", "HTTPRoute308RedirectStatusCode", "HTTPRouteBackendTimeout",
+			"HTTPRouteMethodMatching", "HTTPRouteNamedRouteRule", "HTTPRouteQueryParamMatching", "HTTPRouteRequestTimeout",
+			"ReferenceGrant")
 		namespacesMustBeReady(t, w, []string{infraNamespace, appBackendNamespace, webBackendNamespace})
 	})
 

@@ -55,3 +55,47 @@ func TestRealTykRedirectKeepsPath(t *testing.T) {
 	}
 	t.Logf("Tyk Gateway %s: redirects that keep the path served: %v; %d generated requests agree with explain", g.Version, served, tally.Agreed)
 }
+
+// TestRealTykRedirectKeepsHost holds the gateway-api profile's redirects without hostname on routes whose host is
+// not exact (any host, a wildcard) to a real Gateway: the story profile-gateway-api-redirect-keeps-host, rendered
+// for the release the Gateway runs. Every generated request agrees with explain; on a Tyk that finds mock
+// responses the classic way (5.14 here) each Location names the Host the request was sent with
+// ($tyk_context.headers_Host); on an older one the render drops those rules and the requests go to the / rule.
+func TestRealTykRedirectKeepsHost(t *testing.T) {
+	g := realtyk.Start(t, realtyk.Find(t))
+	version, out := renderStoryFor(t, "profile-gateway-api-redirect-keeps-host", g)
+	served := tykroute.MockMatchedClassically(version)
+
+	cases := []struct {
+		host, path string
+		status     int
+		location   string
+	}{
+		{"any.example.org", "/see-other", http.StatusSeeOther, "http://any.example.org/see-other"},
+		{"other.example.net", "/see-other/x", http.StatusSeeOther, "http://other.example.net/see-other/x"},
+		{"any.example.org", "/moved/a", http.StatusPermanentRedirect, "http://any.example.org/new"},
+		{"a.stores.example.com", "/old/7", http.StatusTemporaryRedirect, "http://a.stores.example.com/old/7"},
+		{"any.example.org", "/secure", 0, ""}, // refused: the / rule proxies it
+	}
+	var extra []explaincheck.Request
+	for _, c := range cases {
+		extra = append(extra, explaincheck.Request{Method: "GET", Host: c.host, Path: c.path})
+	}
+	tally := explaincheck.Check(t, g, out, explaincheck.Options{Extra: extra})
+	require.NotZero(t, tally.Compared)
+
+	for _, c := range cases {
+		got, err := g.Send(realtyk.Request{Method: "GET", Host: c.host, Path: c.path})
+		require.NoError(t, err)
+		what := "GET " + c.host + c.path + " on Tyk " + g.Version
+		if !served || c.status == 0 {
+			assert.True(t, got.FromUpstream, "%s: the / rule proxies it (status %d)", what, got.Status)
+			continue
+		}
+		assert.False(t, got.FromUpstream, what)
+		assert.Equal(t, c.status, got.Status, what)
+		assert.Equal(t, c.location, got.Header.Get("Location"), what)
+	}
+	t.Logf("Tyk Gateway %s: redirects that keep a host that is not exact served: %v; %d generated requests agree with explain",
+		g.Version, served, tally.Agreed)
+}

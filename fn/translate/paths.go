@@ -253,7 +253,7 @@ func (p *pathPlan) addOperation(d *tykoas.Document, host, method string, b behav
 	var op tykoas.Operation
 	if mock := b.mock(method, host); mock != nil {
 		op.MockResponse = mock
-		keepPath := b.redirect != nil && b.redirect.keepPath
+		keepPath := b.redirect != nil && b.redirect.fromRequest()
 		if keepPath {
 			op.TransformResponseHeaders = &tykoas.TransformHeaders{Enabled: true, Add: []tykoas.Header{requestPathLocation(b.redirect, host)}}
 			enableContextVariables(d)
@@ -295,7 +295,7 @@ func (b behaviour) mock(method, host string) *tykoas.MockResponse {
 	case b.notFound:
 		return &tykoas.MockResponse{Enabled: true, Code: 404,
 			Body: `{"error":"no rule of the route matches method ` + method + `"}`}
-	case b.redirect != nil && b.redirect.keepPath:
+	case b.redirect != nil && b.redirect.fromRequest():
 		return &tykoas.MockResponse{Enabled: true, Code: b.redirect.code} // Location: requestPathLocation
 	case b.redirect != nil:
 		return &tykoas.MockResponse{Enabled: true, Code: b.redirect.code,

@@ -30,8 +30,15 @@ type listenerFacts struct {
 // the host is known for every API of the route: each listener that admits it gives it exact hostnames only (no
 // wildcard, no "any host"). Each API then has one custom domain, one exact host, and its Location names it
 // (redirect.locationFor); Tyk's mux compares the Host header with that domain, so no other host reaches the API.
-func constantRedirect(field string, r *gwv1.HTTPRequestRedirectFilter, listeners []listenerFacts, keepPath, keepHost bool,
-	add func(string, string, ...any)) *redirect {
+//
+// hostFromRequest (the gateway-api profile, for a Tyk that finds mock responses the classic way) keeps the host
+// where it is not exact too (a wildcard, any host), for a redirect that changes neither scheme nor port: the
+// Location then names the request's Host header, $tyk_context.headers_Host (r.Host, with the port the client
+// wrote, which is the listener's port it reached), written by the response header transform as for a kept path.
+// A redirect that changes the scheme or the port cannot: the Host header may carry the old port, and Tyk has no
+// variable for the host alone.
+func constantRedirect(field string, r *gwv1.HTTPRequestRedirectFilter, listeners []listenerFacts, keepPath, keepHost,
+	hostFromRequest bool, add func(string, string, ...any)) *redirect {
 	if r == nil {
 		add(field, "required for a RequestRedirect filter")
 		return nil
@@ -41,11 +48,17 @@ func constantRedirect(field string, r *gwv1.HTTPRequestRedirectFilter, listeners
 		add(field+sub, format, args...)
 		ok = false
 	}
-	hostKept := false
+	hostKept, requestHost := false, false
 	if r.Hostname == nil {
 		switch inexact := inexactHostname(listeners); {
 		case keepHost && inexact == "":
 			hostKept = true
+		case keepHost && hostFromRequest && r.Scheme == nil && r.Port == nil:
+			hostKept, requestHost = true, true
+		case keepHost && hostFromRequest:
+			fail(".hostname", "must be set here: the route's hostname on a listener is %s, and a redirect that changes "+
+				"the scheme or the port would name the request's host without its port, which Tyk cannot write into a "+
+				"Location (it has the Host header only, port and all); without scheme and port the host is kept", inexact)
 		case keepHost:
 			fail(".hostname", "must be set here: the route's hostname on a listener is %s, so the Location would "+
 				"name the request's host, which Tyk cannot write into a Location; with exact hostnames (spec.hostnames "+
@@ -85,14 +98,14 @@ func constantRedirect(field string, r *gwv1.HTTPRequestRedirectFilter, listeners
 	if !ok {
 		return nil
 	}
-	out := &redirect{code: 302, scheme: scheme, keepPath: pathKept}
+	out := &redirect{code: 302, scheme: scheme, keepPath: pathKept, requestHost: requestHost}
 	if r.StatusCode != nil {
 		out.code = *r.StatusCode
 	}
 	if !hostKept {
 		out.host = string(*r.Hostname)
 	}
-	if port != 0 && port != wellKnownPort(scheme) {
+	if port != 0 && port != wellKnownPort(scheme) && !requestHost {
 		out.port = ":" + strconv.Itoa(int(port))
 	}
 	if !pathKept {
@@ -121,7 +134,10 @@ func inexactHostname(ls []listenerFacts) string {
 // redirect's hostname, or host when it keeps the request's (host is then exact: constantRedirect).
 func (r *redirect) locationFor(host string) string {
 	h := r.host
-	if h == "" {
+	switch {
+	case r.requestHost:
+		h = requestHostVariable
+	case h == "":
 		h = host
 	}
 	return r.scheme + "://" + h + r.port + r.path
@@ -140,8 +156,19 @@ const requestPathVariable = "$tyk_context.path"
 // otherwise loops into <listenPath>/, and the loop changes the path (seen on the 5.4 line and v5.8.11: /r is
 // redirected to .../r/).
 func requestPathLocation(r *redirect, host string) tykoas.Header {
+	if !r.keepPath {
+		return tykoas.Header{Name: "Location", Value: r.locationFor(host)} // the request's host, a fixed path
+	}
 	return tykoas.Header{Name: "Location", Value: r.locationFor(host) + requestPathVariable}
 }
+
+// requestHostVariable is the context variable Tyk replaces with the request's Host header (r.Host, port included
+// when the client wrote one): see constantRedirect's hostFromRequest.
+const requestHostVariable = "$tyk_context.headers_Host"
+
+// fromRequest reports whether the redirect's Location takes part of the request (its path or its host), so that
+// the response header transform writes it (requestPathLocation).
+func (r *redirect) fromRequest() bool { return r.keepPath || r.requestHost }
 
 func sameScheme(ls []listenerFacts) (string, bool) {
 	if len(ls) == 0 {

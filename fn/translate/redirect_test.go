@@ -111,7 +111,7 @@ func TestConstantRedirect(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var fields []string
-			got := constantRedirect(f, c.r, c.listeners, false, false, func(field, _ string, _ ...any) { fields = append(fields, field) })
+			got := constantRedirect(f, c.r, c.listeners, false, false, false, func(field, _ string, _ ...any) { fields = append(fields, field) })
 			sort.Strings(fields)
 			if !reflect.DeepEqual(fields, c.want.fields) {
 				t.Fatalf("rejected fields = %v, want %v", fields, c.want.fields)
@@ -141,7 +141,7 @@ func TestRedirectKeepsPath(t *testing.T) {
 	host := ptr(gwv1.PreciseHostname("example.org"))
 	var fields []string
 	reject := func(field, _ string, _ ...any) { fields = append(fields, field) }
-	got := constantRedirect(f, &gwv1.HTTPRequestRedirectFilter{Hostname: host, StatusCode: ptr(301)}, []listenerFacts{http8080}, true, false, reject)
+	got := constantRedirect(f, &gwv1.HTTPRequestRedirectFilter{Hostname: host, StatusCode: ptr(301)}, []listenerFacts{http8080}, true, false, false, reject)
 	if len(fields) > 0 || got == nil || !got.keepPath || got.code != 301 || got.locationFor("api.example.com") != "http://example.org:8080" {
 		t.Fatalf("redirect = %+v, rejected %v", got, fields)
 	}
@@ -150,12 +150,12 @@ func TestRedirectKeepsPath(t *testing.T) {
 	}
 	got = constantRedirect(f, &gwv1.HTTPRequestRedirectFilter{Hostname: host,
 		Path: &gwv1.HTTPPathModifier{Type: gwv1.PrefixMatchHTTPPathModifier, ReplacePrefixMatch: ptr("/catalog")}},
-		[]listenerFacts{http80}, true, false, reject)
+		[]listenerFacts{http80}, true, false, false, reject)
 	if got != nil || !reflect.DeepEqual(fields, []string{f + ".path"}) {
 		t.Fatalf("ReplacePrefixMatch: redirect = %+v, rejected %v", got, fields)
 	}
 	fields = nil
-	if got = constantRedirect(f, &gwv1.HTTPRequestRedirectFilter{}, []listenerFacts{http80}, true, false, reject); got != nil ||
+	if got = constantRedirect(f, &gwv1.HTTPRequestRedirectFilter{}, []listenerFacts{http80}, true, false, false, reject); got != nil ||
 		!reflect.DeepEqual(fields, []string{f + ".hostname"}) {
 		t.Fatalf("no hostname: redirect = %+v, rejected %v", got, fields)
 	}
@@ -175,7 +175,7 @@ func TestRedirectKeepsHost(t *testing.T) {
 		messages = append(messages, fmt.Sprintf(format, args...))
 	}
 	toHTTPS := &gwv1.HTTPRequestRedirectFilter{Scheme: ptr("https"), StatusCode: ptr(301)}
-	got := constantRedirect(f, toHTTPS, []listenerFacts{exact}, true, true, reject)
+	got := constantRedirect(f, toHTTPS, []listenerFacts{exact}, true, true, false, reject)
 	if len(fields) > 0 || got == nil || !got.keepPath || got.code != 301 {
 		t.Fatalf("scheme only: redirect = %+v, rejected %v", got, messages)
 	}
@@ -186,14 +186,14 @@ func TestRedirectKeepsHost(t *testing.T) {
 		}
 	}
 	got = constantRedirect(f, &gwv1.HTTPRequestRedirectFilter{Port: ptr(gwv1.PortNumber(8443)), Path: fullPath("/login")},
-		[]listenerFacts{exact}, false, true, reject)
+		[]listenerFacts{exact}, false, true, false, reject)
 	if len(fields) > 0 || got == nil || got.locationFor("shop.example.com") != "http://shop.example.com:8443/login" {
 		t.Fatalf("full path: redirect = %+v, rejected %v", got, messages)
 	}
 	for _, hosts := range [][]string{{"shop.example.com", "*.example.com"}, {""}} {
 		fields, messages = nil, nil
 		l := listenerFacts{scheme: "http", port: 80, hostnames: hosts}
-		if got := constantRedirect(f, toHTTPS, []listenerFacts{exact, l}, true, true, reject); got != nil ||
+		if got := constantRedirect(f, toHTTPS, []listenerFacts{exact, l}, true, true, false, reject); got != nil ||
 			!reflect.DeepEqual(fields, []string{f + ".hostname"}) {
 			t.Fatalf("hostnames %q: redirect = %+v, rejected %v", hosts, got, fields)
 		}
@@ -202,8 +202,44 @@ func TestRedirectKeepsHost(t *testing.T) {
 		}
 	}
 	fields, messages = nil, nil
-	if got := constantRedirect(f, toHTTPS, []listenerFacts{exact}, true, false, reject); got != nil ||
+	if got := constantRedirect(f, toHTTPS, []listenerFacts{exact}, true, false, false, reject); got != nil ||
 		!strings.Contains(strings.Join(messages, ""), "gateway-api profile") {
 		t.Fatalf("operator profile: redirect = %+v, rejected %v", got, messages)
+	}
+}
+
+// On a Tyk that finds mock responses the classic way, a redirect without hostname on any host (or a wildcard)
+// names the request's Host header, as long as it changes neither scheme nor port; one that does is still refused,
+// naming the hostname field and why.
+func TestRedirectKeepsAHostThatIsNotExact(t *testing.T) {
+	const f = "spec.rules[0].filters[0].requestRedirect"
+	var fields []string
+	reject := func(field, _ string, _ ...any) { fields = append(fields, field) }
+	for _, hosts := range [][]string{{""}, {"*.example.com"}} {
+		l := listenerFacts{scheme: "http", port: 80, hostnames: hosts}
+		fields = nil
+		got := constantRedirect(f, &gwv1.HTTPRequestRedirectFilter{StatusCode: ptr(303)}, []listenerFacts{l}, true, true, true, reject)
+		if len(fields) > 0 || got == nil || !got.requestHost || got.code != 303 {
+			t.Fatalf("hostnames %q: redirect = %+v, rejected %v", hosts, got, fields)
+		}
+		if h := requestPathLocation(got, hosts[0]); h.Value != "http://$tyk_context.headers_Host$tyk_context.path" {
+			t.Errorf("hostnames %q: Location %q", hosts, h.Value)
+		}
+		got = constantRedirect(f, &gwv1.HTTPRequestRedirectFilter{Path: fullPath("/new")}, []listenerFacts{l}, true, true, true, reject)
+		if h := requestPathLocation(got, hosts[0]); h.Value != "http://$tyk_context.headers_Host/new" {
+			t.Errorf("hostnames %q: Location %q", hosts, h.Value)
+		}
+		for _, r := range []*gwv1.HTTPRequestRedirectFilter{{Scheme: ptr("https")}, {Port: ptr(gwv1.PortNumber(8080))}} {
+			fields = nil
+			if got := constantRedirect(f, r, []listenerFacts{l}, true, true, true, reject); got != nil ||
+				!reflect.DeepEqual(fields, []string{f + ".hostname"}) {
+				t.Errorf("hostnames %q, %+v: redirect = %+v, rejected %v", hosts, r, got, fields)
+			}
+		}
+		// Without the classic mock matching (an older tykVersion) it is refused as before.
+		fields = nil
+		if got := constantRedirect(f, &gwv1.HTTPRequestRedirectFilter{}, []listenerFacts{l}, true, true, false, reject); got != nil {
+			t.Errorf("hostnames %q, older Tyk: redirect = %+v", hosts, got)
+		}
 	}
 }

@@ -109,6 +109,8 @@ type redirect struct {
 	// path is ReplaceFullPath's value; keepPath says the request's path follows instead (requestPathLocation).
 	path     string
 	keepPath bool
+	// requestHost says the Location names the request's Host header (constantRedirect's hostFromRequest).
+	requestHost bool
 	// copyBelow says the mock that keeps the path is repeated under the listen path (belowPath), for a Tyk
 	// that finds mocks through its OpenAPI router (slashPaths).
 	copyBelow bool
@@ -149,6 +151,9 @@ func (b behaviour) key() string {
 	if b.redirect != nil {
 		rd := b.redirect
 		fmt.Fprintf(&sb, "redirect=%d %q %q %q %q %t %t;", rd.code, rd.scheme, rd.host, rd.port, rd.path, rd.keepPath, rd.copyBelow)
+		if rd.requestHost {
+			sb.WriteString("requestHost;")
+		}
 	}
 	if b.timeout != nil {
 		fmt.Fprintf(&sb, "timeout=%d %q;", b.timeout.Value, b.timeout.Duration)
@@ -240,6 +245,15 @@ func compileRule(i int, r gwv1.HTTPRouteRule, backends backendsOf, listeners []l
 	checkAppends(f, r, exactFields, &out.behaviour, add, func(field, message string) {
 		out.approximations = append(out.approximations, Drop{Rule: i, Field: field, Message: message})
 	})
+	if rd := out.behaviour.redirect; rd != nil && rd.requestHost && !rd.keepPath {
+		for m, match := range r.Matches {
+			if len(match.Headers)+len(match.QueryParams) > 0 || match.Method != nil {
+				// Served by a router, whose loop into the internal API does not keep the Host header.
+				add(fmt.Sprintf("%s.matches[%d]", f, m), "a RequestRedirect that keeps a host that is not exact, with a "+
+					"header, query parameter or method match, is not supported yet")
+			}
+		}
+	}
 	if rd := out.behaviour.redirect; rd != nil && rd.keepPath {
 		rd.copyBelow = below
 		for m, match := range r.Matches {
@@ -338,7 +352,7 @@ func compileFilters(f string, filters []gwv1.HTTPRouteFilter, b *behaviour, list
 			}
 		case gwv1.HTTPRouteFilterRequestRedirect:
 			b.redirect = constantRedirect(ff+".requestRedirect", filter.RequestRedirect, listeners, served.redirectsKeepPath,
-				served.redirectsKeepHost, add)
+				served.redirectsKeepHost, served.redirectsKeepHost && served.exact == ExactServed, add)
 		default:
 			add(ff, "%s filters are not supported by Tyk", filter.Type)
 		}

@@ -14,7 +14,7 @@ var contextVariable = regexp.MustCompile(`\$tyk_context\.([A-Za-z0-9_\-\.]+)`)
 // middleware.global.contextVariables on, $tyk_context.path is the request's path as its context variables
 // middleware saw it (r.URL.Path, unescaped, before any rewrite or loop), and $tyk_context.headers_<Name> the
 // first value of the request's header Name (canonical, each "-" written "_"; a loop does not change the
-// request's headers); any variable without a value, and every variable when context variables are off, becomes
+// request's headers), headers_Host the request's host (Tyk sets it from r.Host); any variable without a value, and every variable when context variables are off, becomes
 // "". Only path and headers are modelled: another variable is taken to have no value, with a note.
 func (vi *visit) withContextVariables(api *candidate, t Transform, out *Outcome) Transform {
 	on := false
@@ -37,6 +37,10 @@ func (vi *visit) withContextVariables(api *candidate, t Transform, out *Outcome)
 				return ""
 			case name == "path":
 				return path
+			case name == "headers_Host":
+				// r.Host: the Host header as the client wrote it, port included when it wrote one (the model
+				// has the host without it)
+				return vi.host
 			case strings.HasPrefix(name, "headers_"):
 				return vi.headerVariable(name)
 			}

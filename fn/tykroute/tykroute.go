@@ -122,7 +122,7 @@ func Route(apis []*tykoas.Document, req Request, opt Options) Outcome {
 		out.Status = http.StatusNotFound
 		return out
 	}
-	v := &visit{docs: all, header: req.Header, contextPath: reqPath}
+	v := &visit{docs: all, header: req.Header, contextPath: reqPath, host: req.Host}
 	served := v.serve(api, req.Method, reqPath, req.RawQuery, opt, &out, 0)
 	out.APIID = served.id
 	out.UpstreamHost = upstreamHost(served, req.Host, out.Upstreams)
@@ -218,6 +218,8 @@ type visit struct {
 	docs        []*tykoas.Document
 	header      http.Header
 	contextPath string
+	// host is the request's host, which context variable headers_Host holds (without the port: see Request).
+	host string
 }
 
 // serve has api serve the request and returns the API that served it in the end (another one after a tyk://<api

@@ -26,6 +26,9 @@ var gatewayAPI = []features.FeatureName{
 	// (tykroute.MinVersion on; config refuses an older spec.tykVersion)
 	features.SupportHTTPRouteQueryParamMatching,
 	features.SupportHTTPRouteMethodMatching,
+	// a rule's name is read and kept, never served (Gateway API gives it no behaviour); the standard-channel CRD
+	// takes it (HTTPRouteNamedRule passes on v5.14.0)
+	features.SupportHTTPRouteNamedRouteRule,
 }
 
 // timeouts are listed when the APIs are for Tyk 5.14 or later (spec.tykVersion not older), which takes the
@@ -34,6 +37,16 @@ var gatewayAPI = []features.FeatureName{
 var timeouts = []features.FeatureName{
 	features.SupportHTTPRouteRequestTimeout,
 	features.SupportHTTPRouteBackendTimeout,
+}
+
+// redirectCodes are listed when the APIs are for a Tyk that finds mock responses the classic way (5.8.12 on the
+// 5.8 line, 5.12.0 on; spec.tykVersion not older): the suite's 303, 307 and 308 redirects have no hostname on a
+// route of any host, so the Location names the request's Host header, written by the response header transform
+// (translate's redirect.go), which only such a Tyk runs where the mock is found.
+var redirectCodes = []features.FeatureName{
+	features.SupportHTTPRoute303RedirectStatusCode,
+	features.SupportHTTPRoute307RedirectStatusCode,
+	features.SupportHTTPRoute308RedirectStatusCode,
 }
 
 // Features is status.supportedFeatures of a GatewayClass under the function config, sorted by name as the field
@@ -46,6 +59,9 @@ func Features(cfg config.Spec) []gwv1.SupportedFeature {
 	tyk := cfg.TykRelease()
 	if tyk.IsZero() || !tyk.Less(tykroute.TimeoutDurations) {
 		listed = append(listed, timeouts...)
+	}
+	if tyk.IsZero() || tykroute.MockMatchedClassically(tyk) {
+		listed = append(listed, redirectCodes...)
 	}
 	out := make([]gwv1.SupportedFeature, 0, len(listed))
 	for _, f := range listed {
