@@ -151,17 +151,24 @@ func loadableOn(t *testing.T, stream string, v tykroute.Version) string {
 		if n.GetKind() != "ConfigMap" || !emit.IsEmitted(n) {
 			continue
 		}
-		doc := n.GetDataMap()[emit.DocumentKey]
-		var m map[string]any
-		require.NoError(t, json.Unmarshal([]byte(doc), &m))
-		if tyk, ok := m["x-tyk-api-gateway"].(map[string]any); ok {
-			tykroute.RemoveNewer(tyk, v)
-		}
-		b, err := json.Marshal(m)
-		require.NoError(t, err)
-		require.NoError(t, n.PipeE(yaml.Lookup("data"), yaml.SetField(emit.DocumentKey, yaml.NewStringRNode(string(b)))))
+		doc := loadableDocument(t, n.GetDataMap()[emit.DocumentKey], v)
+		require.NoError(t, n.PipeE(yaml.Lookup("data"), yaml.SetField(emit.DocumentKey, yaml.NewStringRNode(doc))))
 	}
 	var out bytes.Buffer
 	require.NoError(t, kio.ByteWriter{Writer: &out}.Write(nodes))
 	return out.String()
+}
+
+// loadableDocument is a rendered Tyk OAS document without the fields Tyk release v does not know
+// (tykroute.RemoveNewer), as a Gateway older than the render's oldest release is given it.
+func loadableDocument(t *testing.T, doc string, v tykroute.Version) string {
+	t.Helper()
+	var m map[string]any
+	require.NoError(t, json.Unmarshal([]byte(doc), &m))
+	if tyk, ok := m["x-tyk-api-gateway"].(map[string]any); ok {
+		tykroute.RemoveNewer(tyk, v)
+	}
+	b, err := json.Marshal(m)
+	require.NoError(t, err)
+	return string(b)
 }

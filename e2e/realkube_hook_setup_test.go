@@ -2,7 +2,6 @@ package e2e_test
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -138,18 +137,8 @@ func for54(t *testing.T, obj *unstructured.Unstructured) {
 	if !ok {
 		return
 	}
-	var m map[string]any
-	if err := json.Unmarshal([]byte(doc), &m); err != nil {
-		t.Fatal(err)
-	}
-	if tyk, ok := m["x-tyk-api-gateway"].(map[string]any); ok {
-		tykroute.RemoveNewer(tyk, tykroute.Version{Major: 5, Minor: 4})
-	}
-	b, err := json.Marshal(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := unstructured.SetNestedField(obj.Object, string(b), "data", emit.DocumentKey); err != nil {
+	loadable := loadableDocument(t, doc, tykroute.Version{Major: 5, Minor: 4})
+	if err := unstructured.SetNestedField(obj.Object, loadable, "data", emit.DocumentKey); err != nil {
 		t.Fatal(err)
 	}
 }
