@@ -34,8 +34,10 @@ func main() {
 	plugin := flag.String("plugin", "plugin.yaml", "the ConfigManagementPlugin config")
 	app := flag.String("app", "", "the application directory (copied first, as Argo CD gives the sidecar a copy)")
 	path := flag.String("path", os.Getenv("PATH"), "PATH in the sidecar")
+	cache := flag.String("cache", "", "GATEWAY2TYK_CACHE in the sidecar: the memory of verdicts, which the documented "+
+		"sidecar (examples/argocd/repo-server-patch.yaml) keeps on its emptyDir across renders; empty: not set")
 	flag.Parse()
-	if err := run(*plugin, *app, *path); err != nil {
+	if err := run(*plugin, *app, *path, *cache); err != nil {
 		if ee, ok := err.(*exec.ExitError); ok {
 			os.Exit(ee.ExitCode())
 		}
@@ -44,7 +46,7 @@ func main() {
 	}
 }
 
-func run(pluginFile, app, path string) error {
+func run(pluginFile, app, path, cache string) error {
 	b, err := os.ReadFile(pluginFile)
 	if err != nil {
 		return err
@@ -85,6 +87,9 @@ func run(pluginFile, app, path string) error {
 		"ARGOCD_APP_NAME=fleet", "ARGOCD_APP_NAMESPACE=shop", "ARGOCD_APP_PROJECT_NAME=default",
 		"ARGOCD_APP_SOURCE_PATH=app", "ARGOCD_APP_REVISION=3f1c2a9b8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a",
 		"KUBE_VERSION=1.34.1",
+	}
+	if cache != "" {
+		cmd.Env = append(cmd.Env, "GATEWAY2TYK_CACHE="+cache)
 	}
 	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
 	return cmd.Run()
