@@ -72,9 +72,10 @@ func TestConformanceGatewayAPIProfile(t *testing.T) {
 		gwcMustHaveAcceptedConditionTrue(t, w, gatewayClassName)
 		// No tykVersion: the APIs are for Tyk 5.14, which serves the timeouts exactly and finds mock responses the
 		// classic way (redirects that keep the request's host), so those are claimed too.
-		gwcMustListSupportedFeatures(t, w, gatewayClassName, "Gateway", "HTTPRoute", "HTTPRoute303RedirectStatusCode",
-			"HTTPRoute307RedirectStatusCode", "HTTPRoute308RedirectStatusCode", "HTTPRouteBackendTimeout",
-			"HTTPRouteMethodMatching", "HTTPRouteNamedRouteRule", "HTTPRouteQueryParamMatching", "HTTPRouteRequestTimeout",
+		gwcMustListSupportedFeatures(t, w, gatewayClassName, "Gateway", "HTTPRoute",
+			"HTTPRoute303RedirectStatusCode", "HTTPRoute307RedirectStatusCode", "HTTPRoute308RedirectStatusCode",
+			"HTTPRouteBackendTimeout", "HTTPRouteMethodMatching", "HTTPRouteNamedRouteRule", "HTTPRouteParentRefPort",
+			"HTTPRoutePortRedirect", "HTTPRouteQueryParamMatching", "HTTPRouteRequestTimeout", "HTTPRouteSchemeRedirect",
 			"ReferenceGrant")
 		namespacesMustBeReady(t, w, []string{infraNamespace, appBackendNamespace, webBackendNamespace})
 	})

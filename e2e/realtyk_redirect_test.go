@@ -75,7 +75,11 @@ func TestRealTykRedirectKeepsHost(t *testing.T) {
 		{"other.example.net", "/see-other/x", http.StatusSeeOther, "http://other.example.net/see-other/x"},
 		{"any.example.org", "/moved/a", http.StatusPermanentRedirect, "http://any.example.org/new"},
 		{"a.stores.example.com", "/old/7", http.StatusTemporaryRedirect, "http://a.stores.example.com/old/7"},
-		{"any.example.org", "/secure", 0, ""}, // refused: the / rule proxies it
+		{"any.example.org", "/secure", http.StatusFound, "https://any.example.org/secure"},
+		{"any.example.org:80", "/secure/a", http.StatusFound, "https://any.example.org/secure/a"},
+		{"a.stores.example.com:80", "/see-other", 0, ""}, // the stores route has no /see-other: proxied
+		{"any.example.org:8080", "/admin/x", http.StatusFound, "http://any.example.org:8443/admin/x"},
+		{"[::1]:80", "/secure", http.StatusFound, "https://[::1]/secure"},
 	}
 	var extra []explaincheck.Request
 	for _, c := range cases {

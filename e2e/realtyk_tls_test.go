@@ -43,13 +43,7 @@ func TestRealTykHTTPSListenerOwnPort(t *testing.T) {
 	sort.Strings(onTLS)
 	require.Equal(t, []string{"account", "checkout"}, onTLS, "the routes attached to the https listener have an API on the TLS port")
 
-	if version.Less(tykroute.MinVersion) {
-		err := g.Replace(docs)
-		require.Error(t, err, "Tyk %s loaded an API with server.port", g.Version)
-		for _, f := range []string{"port", "protocol"} {
-			assert.Contains(t, err.Error(), "x-tyk-api-gateway.server: Additional property "+f+" is not allowed")
-		}
-		t.Logf("Tyk %s refuses server.port and server.protocol: %v", g.Version, err)
+	if refusesOwnPorts(t, g, version, docs) {
 		return
 	}
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -53,6 +54,23 @@ func renderedFor(v tykroute.Version) tykroute.Version {
 		return tykroute.MinVersion
 	}
 	return v
+}
+
+// refusesOwnPorts reports whether g is older than the rendered APIs need (tykroute.MinVersion), after holding it
+// to refuse docs, whose APIs carry server.port and server.protocol, naming both fields (the 5.4 line's schema has
+// neither, which is why sync's version check names them).
+func refusesOwnPorts(t *testing.T, g *realtyk.Gateway, version tykroute.Version, docs map[string][]byte) bool {
+	t.Helper()
+	if !version.Less(tykroute.MinVersion) {
+		return false
+	}
+	err := g.Replace(docs)
+	require.Error(t, err, "Tyk %s loaded an API with server.port", g.Version)
+	for _, f := range []string{"port", "protocol"} {
+		assert.Contains(t, err.Error(), "x-tyk-api-gateway.server: Additional property "+f+" is not allowed")
+	}
+	t.Logf("Tyk %s refuses server.port and server.protocol: %v", g.Version, err)
+	return true
 }
 
 // tlsStoryInput is a story's input.yaml with its data-plane Service's targetPort 8443 (the HTTPS listener's TLS

@@ -181,7 +181,7 @@ func runProfile(t *testing.T, root, profile string) {
 	opts.Mode = profile + "-tyk-" + g.Version
 	opts.TimeoutConfig = timeouts()
 	config.SetupTimeoutConfig(&opts.TimeoutConfig)
-	opts.RoundTripper = &roundtripper.DefaultRoundTripper{TimeoutConfig: opts.TimeoutConfig, CustomDialContext: dialTo(g.Port, g.TLSPort)}
+	opts.RoundTripper = &roundtripper.DefaultRoundTripper{TimeoutConfig: opts.TimeoutConfig, CustomDialContext: dialTo(loadBalancerPorts(g))}
 	opts.CleanupBaseResources = false // the cluster goes with the test
 	opts.SkipTests = skipTests(t)
 
@@ -255,7 +255,9 @@ func platform(t *testing.T, c *realkube.Cluster, g *realtyk.Gateway) {
 		Spec: corev1.ServiceSpec{Type: corev1.ServiceTypeLoadBalancer, Selector: map[string]string{"app": "tyk-gateway"},
 			Ports: []corev1.ServicePort{
 				{Name: "http", Port: 80, TargetPort: intstr.FromInt32(int32(g.Port))},
-				{Name: "https", Port: 443, TargetPort: intstr.FromInt32(int32(g.TLSPort))}}},
+				{Name: "https", Port: 443, TargetPort: intstr.FromInt32(int32(g.TLSPort))},
+				{Name: "http-8080", Port: 8080, TargetPort: intstr.FromInt32(int32(g.HTTPPorts[0]))},
+				{Name: "http-8090", Port: 8090, TargetPort: intstr.FromInt32(int32(g.HTTPPorts[1]))}}},
 	}, metav1.CreateOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -333,14 +335,20 @@ func skipTests(t *testing.T) []string {
 // skipped is the tests the run skips, with why. None: every test whose features the GatewayClass claims runs.
 var skipped = map[string]string{}
 
-// dialTo dials where the data-plane Service's load balancer forwards each of its ports (standins.go): port 443
-// to the loopback port Tyk may open for TLS, every other address to the one it listens on.
-func dialTo(port, tlsPort int) func(ctx context.Context, network, addr string) (net.Conn, error) {
+// loadBalancerPorts are the loopback ports the data-plane Service's load balancer forwards each of its ports to
+// (standins.go): its targetPorts on the Tyk Gateway.
+func loadBalancerPorts(g *realtyk.Gateway) map[string]int {
+	return map[string]int{"80": g.Port, "443": g.TLSPort, "8080": g.HTTPPorts[0], "8090": g.HTTPPorts[1]}
+}
+
+// dialTo dials where the data-plane Service's load balancer forwards each of its ports (loadBalancerPorts); an
+// address on another port goes to port 80's.
+func dialTo(ports map[string]int) func(ctx context.Context, network, addr string) (net.Conn, error) {
 	var d net.Dialer
 	return func(ctx context.Context, network, addr string) (net.Conn, error) {
-		to := port
-		if _, p, err := net.SplitHostPort(addr); err == nil && p == "443" {
-			to = tlsPort
+		to := ports["80"]
+		if _, p, err := net.SplitHostPort(addr); err == nil && ports[p] != 0 {
+			to = ports[p]
 		}
 		return d.DialContext(ctx, network, net.JoinHostPort("127.0.0.1", fmt.Sprint(to)))
 	}

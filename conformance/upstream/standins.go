@@ -32,12 +32,14 @@ package upstream
 //     (Go writes the preserved Host into its request line). A name that is not a Service, or a Service with no
 //     process behind it, is answered "host unreachable" and closed, as a failed DNS lookup or a rejected
 //     connection would end the dial.
-//   - a LoadBalancer controller: the data-plane Service (type LoadBalancer, ports 80 and 443) gets
+//   - a LoadBalancer controller: the data-plane Service (type LoadBalancer, ports 80, 443, 8080 and 8090) gets
 //     status.loadBalancer.ingress loadBalancerIP written by the test, which is the address the render gives the
 //     Gateways. Port 80 leads to the loopback port Tyk listens on (plain HTTP), port 443 to the second loopback
 //     port its ports_whitelist lets it open for TLS (the Service's targetPort, which the gateway-api profile
-//     gives the HTTPS listeners' APIs as server.port): the suite's RoundTripper dials them for the addresses it is
-//     given (dialTo), as the load balancer would forward them.
+//     gives the HTTPS listeners' APIs as server.port), ports 8080 and 8090 to two more it may open for plain
+//     HTTP (the targetPorts the gateway-api profile gives the APIs of a data plane's HTTP listeners once they are on
+//     more than one port): the suite's RoundTripper dials them for the addresses it is given (dialTo), as the
+//     load balancer would forward them.
 //   - Argo CD: GitOps, the loop that renders what the API server holds with the gateway2tyk binary, applies the
 //     rendered ConfigMaps and runs gateway2tyk sync (see gitops.go).
 

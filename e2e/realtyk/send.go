@@ -45,6 +45,11 @@ var requestSeq atomic.Int64
 // Send sends req through the Gateway and reports the answer and the upstream request it caused.
 func (g *Gateway) Send(req Request) (*Response, error) { return g.send(g.URL, g.client, req) }
 
+// SendTo sends req over plain HTTP to another loopback port of the Gateway (one of HTTPPorts).
+func (g *Gateway) SendTo(port int, req Request) (*Response, error) {
+	return g.send("http://127.0.0.1:"+strconv.Itoa(port), g.client, req)
+}
+
 // SendTLS sends req over TLS to the Gateway's TLSPort, with req.Host as the server name (SNI) and roots as the
 // only certificates the client trusts: the handshake fails unless Tyk presents a certificate for the host.
 func (g *Gateway) SendTLS(req Request, roots *x509.CertPool) (*Response, error) {

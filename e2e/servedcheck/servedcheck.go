@@ -65,19 +65,26 @@ func Check(t testing.TB, name string, out *fn.Output) int {
 			}
 			// Listeners of two Tyk ports that give the parent no hostname (an HTTP and an HTTPS listener without
 			// one) would give their APIs the same custom domain (none) and listen path, which Tyk does not load both
-			// of: the route is served on the listen_port alone, as in the reference. A hostless HTTPS listener of a
-			// Gateway without such an HTTP one is served on its own TLS port.
-			hostlessPorts := map[int]bool{}
+			// of: the route is served on the lowest of those ports alone (the listen_port, as in the reference, when
+			// it is one). A hostless HTTPS listener of a Gateway without such an HTTP one is served on its own TLS
+			// port.
+			lowestHostless := -1
 			for _, l := range p.Listeners {
 				if slices.Contains(l.Hostnames, "") {
-					hostlessPorts[translate.TLSPort(l.Listener.Listener, p.Gateway.Infrastructure.Service)] = true
+					if lp := translate.ListenerPort(out.Attachment, p.Gateway, l.Listener.Listener); lowestHostless < 0 || lp < lowestHostless {
+						lowestHostless = lp
+					}
 				}
 			}
 			for _, l := range p.Listeners {
 				for _, h := range l.Hostnames {
 					want := 0
-					if out.Profile.GatewayAPI() && (h != "" || len(hostlessPorts) == 1) {
-						want = translate.TLSPort(l.Listener.Listener, p.Gateway.Infrastructure.Service)
+					switch {
+					case !out.Profile.GatewayAPI():
+					case h == "":
+						want = lowestHostless
+					default:
+						want = translate.ListenerPort(out.Attachment, p.Gateway, l.Listener.Listener)
 					}
 					for i := range r.Route.Spec.Rules {
 						if dropped[i] {

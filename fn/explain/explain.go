@@ -155,8 +155,12 @@ func Explain(out *fn.Output, req Request, opt Options) (*Answer, error) {
 	}
 	port := tykPort(out, g, req.URL)
 	if port != 0 {
-		a.Notes = append(a.Notes, fmt.Sprintf("an https request reaches Tyk on port %d, the TLS port of the HTTPS listeners "+
-			"on port %d (the data-plane Service's targetPort), where only the APIs with server.port %d are", port, urlPort(req.URL), port))
+		kind := "the TLS port of the HTTPS listeners"
+		if req.URL.Scheme == "http" {
+			kind = "the own port of the HTTP listeners"
+		}
+		a.Notes = append(a.Notes, fmt.Sprintf("an %s request reaches Tyk on port %d, %s on port %d (the data-plane "+
+			"Service's targetPort), where only the APIs with server.port %d are", req.URL.Scheme, port, kind, urlPort(req.URL), port))
 	}
 	res := tykroute.Route(docs, tykroute.Request{Method: req.Method, Host: req.URL.Host, Path: req.URL.EscapedPath(), RawQuery: req.URL.RawQuery,
 		Header: req.Header, Port: port},
@@ -363,15 +367,19 @@ func pickGateway(att *attachment.Result, name string) (*attachment.Gateway, erro
 	return g, nil
 }
 
-// tykPort is the Tyk port a request reaches (tykroute.Request.Port): in the gateway-api profile an https request
-// to a port of the data-plane Service reaches the TLS port the render gives the HTTPS listeners on that port
-// (translate.TLSPort); every other request reaches listen_port (0).
+// tykPort is the Tyk port a request reaches (tykroute.Request.Port): in the gateway-api profile a request to a
+// port of the data-plane Service reaches the port the render gives the listeners of its scheme on that port
+// (translate.ListenerPort: an https request the TLS port, an http one the HTTP listener's own port when the
+// data plane's HTTP listeners have ports of their own); every other request reaches listen_port (0).
 func tykPort(out *fn.Output, g *attachment.Gateway, u *url.URL) int {
-	if !out.Profile.GatewayAPI() || u.Scheme != "https" {
+	if !out.Profile.GatewayAPI() {
 		return 0
 	}
-	return translate.TLSPort(gwv1.Listener{Protocol: gwv1.HTTPSProtocolType, Port: gwv1.PortNumber(urlPort(u))},
-		g.Infrastructure.Service)
+	protocol := gwv1.HTTPProtocolType
+	if u.Scheme == "https" {
+		protocol = gwv1.HTTPSProtocolType
+	}
+	return translate.ListenerPort(out.Attachment, g, gwv1.Listener{Protocol: protocol, Port: gwv1.PortNumber(urlPort(u))})
 }
 
 // urlPort is the URL's port, or its scheme's default.

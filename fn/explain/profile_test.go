@@ -82,6 +82,27 @@ func TestExplainHTTPSListenerOwnPort(t *testing.T) {
 	assert.NotEqual(t, both.APIID, bothTLS.APIID)
 }
 
+// In the gateway-api profile a Gateway whose HTTP listeners are sent to two ports of the Tyk Pods has each
+// listener's APIs on its own port; explain sends an http request to the Tyk port of the Service port in its URL
+// (80 without one), so one hostname and path reach the site or the back office by port.
+func TestExplainHTTPListenerPorts(t *testing.T) {
+	out := renderStory(t, "profile-gateway-api-http-listener-ports")
+	site := ask(t, out, "GET http://shop.com/cart", Options{})
+	assert.Equal(t, "shop/site", site.Route)
+	assert.Equal(t, "http://site.shop.svc.cluster.local:8080/cart", site.Upstream)
+	assert.Contains(t, site.Notes, "an http request reaches Tyk on port 8080, the own port of the HTTP listeners on "+
+		"port 80 (the data-plane Service's targetPort), where only the APIs with server.port 8080 are")
+	office := ask(t, out, "GET http://shop.com:8080/cart", Options{})
+	assert.Equal(t, "shop/backoffice", office.Route)
+	assert.Equal(t, "http://backoffice.shop.svc.cluster.local:8080/cart", office.Upstream)
+	assert.Equal(t, "shop/partners", ask(t, out, "GET http://partners.shop.com:8080/api/1", Options{}).Route)
+	assert.Equal(t, 404, ask(t, out, "GET http://partners.shop.com/api/1", Options{}).Status, "no listener of port 80 has the hostname")
+	status, statusOffice := ask(t, out, "GET http://shop.com/status", Options{}), ask(t, out, "GET http://shop.com:8080/status", Options{})
+	assert.Equal(t, "shop/status", status.Route)
+	assert.Equal(t, "shop/status", statusOffice.Route)
+	assert.NotEqual(t, status.APIID, statusOffice.APIID, "a route on both ports has an API on each")
+}
+
 // In the gateway-api profile explain says the timeout Tyk enforces on the upstream, per rule and method: the
 // story's /search 500ms, /orders GET 1500ms (POST none), /reports 0s (none); for 5.8, whole seconds.
 func TestExplainTimeouts(t *testing.T) {

@@ -298,6 +298,9 @@ func (b *builder) api(api *translate.API) {
 	if api.Exact {
 		where += " (Exact)" // beside the PathPrefix of the same value, which is another API
 	}
+	if p := api.TykPort(); p != 0 {
+		where += fmt.Sprintf(", Tyk port %d", p) // a listener's own port (gateway-api profile), not listen_port
+	}
 	lines := []string{"API " + api.ID, where}
 	switch api.Role {
 	case translate.RoleRouter:

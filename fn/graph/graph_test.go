@@ -476,3 +476,44 @@ func TestGoldenInputs(t *testing.T) {
 	}
 	t.Run("mermaid.parse", func(t *testing.T) { graphtest.MermaidJS(t, diagrams...) })
 }
+
+// TestBuildListenerPorts: in the gateway-api profile an API served on a port of its own (a listener's targetPort)
+// says which, so a reader sees which Tyk port serves which listener's routes; an API on listen_port says nothing.
+func TestBuildListenerPorts(t *testing.T) {
+	data, err := os.ReadFile("../testdata/profile-gateway-api-http-listener-ports/input.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	items, err := (&kio.ByteReader{Reader: bytes.NewReader(data)}).Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := config.Default()
+	cfg.Profile = config.ProfileGatewayAPI
+	out, err := fn.Render(items, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := graph.Build(out.Attachment, out.Translation)
+	checkGraph(t, g)
+	// site on port 80 (Tyk's 8080), back office on port 8080 (Tyk's 8081): same hostname and path, two APIs.
+	for id, want := range map[string]string{"api_gwapi_26e0154bb8a3beef849e": "shop.com /, Tyk port 8080",
+		"api_gwapi_a59b22b90c7d784b9ba8": "shop.com /, Tyk port 8081"} {
+		if n := node(t, g, id); !slices.Contains(n.Lines, want) {
+			t.Errorf("%s lines %q, want %q", id, n.Lines, want)
+		}
+	}
+	edge(t, g, "r_shop_site", "api_gwapi_26e0154bb8a3beef849e")
+	edge(t, g, "r_shop_backoffice", "api_gwapi_a59b22b90c7d784b9ba8")
+
+	cfg.Profile = config.ProfileOperator
+	out, err = fn.Render(items, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range graph.Build(out.Attachment, out.Translation).Nodes {
+		if n.Kind == graph.KindAPI && strings.Contains(strings.Join(n.Lines, " "), "Tyk port") {
+			t.Errorf("operator profile: %s %q names a Tyk port; every API is on listen_port", n.ID, n.Lines)
+		}
+	}
+}

@@ -52,7 +52,7 @@ func resolveCollisions(candidates []*API, routes []*Route) []*API {
 		why := "two APIs with the same domain and listen path cannot both load in Tyk"
 		if a.port != winner.port {
 			why = "Tyk keeps one API per custom domain and listen path whatever its port, and without a hostname " +
-				"the HTTP and the HTTPS listener's APIs have the same (give the listeners or the routes hostnames)"
+				"the APIs of the listeners on both ports have the same (give the listeners or the routes hostnames)"
 		} else if note := onePortForBothProtocols(a, winner); note != "" {
 			why += note
 		}

@@ -25,20 +25,20 @@ func customDomain(hostname string, isolated []string) string {
 	return hostname
 }
 
-// plainDomain writes the hostname of a listen_port API whose hostname and listen path an API on a TLS port has
-// too (plainBesideTLS) as a host template that matches the same hosts but is another string, since Tyk keeps one
-// API per custom domain string and listen path whatever its port: the first label becomes a variable whose
-// pattern is the label itself, "shop.example.com" is "{http:shop}.example.com" and "*.example.com" is
-// "{http:.+}.example.com". gorilla/mux anchors a host template and compares the host without its port when the
+// plainDomain writes the hostname of an API whose hostname and listen path an API on a higher Tyk port has too
+// (sharedDomains) as a host template that matches the same hosts but is another string, since Tyk keeps one API
+// per custom domain string and listen path whatever its port: the first label becomes a variable named name
+// whose pattern is the label itself, so on the listen_port (name "http") "shop.example.com" is
+// "{http:shop}.example.com" and "*.example.com" is "{http:.+}.example.com". gorilla/mux anchors a host template and compares the host without its port when the
 // template has no ":" (as here), so exactly the hosts of customDomain reach the API.
-func plainDomain(hostname string, isolated []string) string {
+func plainDomain(hostname, name string, isolated []string) string {
 	label, rest, more := strings.Cut(hostname, ".")
 	if label == "*" {
 		label = wildcardLabels(hostname, isolated)
 	} else {
 		label = regexp.QuoteMeta(label)
 	}
-	out := "{http:" + label + "}"
+	out := "{" + name + ":" + label + "}"
 	if more {
 		out += "." + rest
 	}

@@ -256,11 +256,15 @@ func (p *pathPlan) addOperation(d *tykoas.Document, host, method string, b behav
 		keepPath := b.redirect != nil && b.redirect.fromRequest()
 		if keepPath {
 			op.TransformResponseHeaders = &tykoas.TransformHeaders{Enabled: true, Add: []tykoas.Header{requestPathLocation(b.redirect, host)}}
+			if b.redirect.hostAlone {
+				op.URLRewrite = hostAloneTrigger()
+			}
 			enableContextVariables(d)
 			if b.redirect.copyBelow && !p.exact {
 				d.AddOperation(belowPath, method, id+belowSuffix)
 				d.DeclarePathParameter(belowPath, restParameter)
-				setOperation(d, id+belowSuffix, tykoas.Operation{MockResponse: mock, TransformResponseHeaders: op.TransformResponseHeaders})
+				setOperation(d, id+belowSuffix, tykoas.Operation{MockResponse: mock, TransformResponseHeaders: op.TransformResponseHeaders,
+					URLRewrite: op.URLRewrite})
 			}
 		}
 		if !p.exact && !keepPath {

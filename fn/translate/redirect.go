@@ -35,8 +35,9 @@ type listenerFacts struct {
 // where it is not exact too (a wildcard, any host), for a redirect that changes neither scheme nor port: the
 // Location then names the request's Host header, $tyk_context.headers_Host (r.Host, with the port the client
 // wrote, which is the listener's port it reached), written by the response header transform as for a kept path.
-// A redirect that changes the scheme or the port cannot: the Host header may carry the old port, and Tyk has no
-// variable for the host alone.
+// A redirect that changes the scheme or the port names the host alone, since the Host header may carry the old
+// port: the operation's urlRewrite matches the Host header's host part (hostAloneTrigger) and Tyk keeps the
+// match as a context variable, hostAloneVariable, which the Location names with the new port.
 func constantRedirect(field string, r *gwv1.HTTPRequestRedirectFilter, listeners []listenerFacts, keepPath, keepHost,
 	hostFromRequest bool, add func(string, string, ...any)) *redirect {
 	if r == nil {
@@ -48,7 +49,7 @@ func constantRedirect(field string, r *gwv1.HTTPRequestRedirectFilter, listeners
 		add(field+sub, format, args...)
 		ok = false
 	}
-	hostKept, requestHost := false, false
+	hostKept, requestHost, hostAlone := false, false, false
 	if r.Hostname == nil {
 		switch inexact := inexactHostname(listeners); {
 		case keepHost && inexact == "":
@@ -56,9 +57,7 @@ func constantRedirect(field string, r *gwv1.HTTPRequestRedirectFilter, listeners
 		case keepHost && hostFromRequest && r.Scheme == nil && r.Port == nil:
 			hostKept, requestHost = true, true
 		case keepHost && hostFromRequest:
-			fail(".hostname", "must be set here: the route's hostname on a listener is %s, and a redirect that changes "+
-				"the scheme or the port would name the request's host without its port, which Tyk cannot write into a "+
-				"Location (it has the Host header only, port and all); without scheme and port the host is kept", inexact)
+			hostKept, requestHost, hostAlone = true, true, true
 		case keepHost:
 			fail(".hostname", "must be set here: the route's hostname on a listener is %s, so the Location would "+
 				"name the request's host, which Tyk cannot write into a Location; with exact hostnames (spec.hostnames "+
@@ -98,14 +97,14 @@ func constantRedirect(field string, r *gwv1.HTTPRequestRedirectFilter, listeners
 	if !ok {
 		return nil
 	}
-	out := &redirect{code: 302, scheme: scheme, keepPath: pathKept, requestHost: requestHost}
+	out := &redirect{code: 302, scheme: scheme, keepPath: pathKept, requestHost: requestHost, hostAlone: hostAlone}
 	if r.StatusCode != nil {
 		out.code = *r.StatusCode
 	}
 	if !hostKept {
 		out.host = string(*r.Hostname)
 	}
-	if port != 0 && port != wellKnownPort(scheme) && !requestHost {
+	if port != 0 && port != wellKnownPort(scheme) && (!requestHost || hostAlone) {
 		out.port = ":" + strconv.Itoa(int(port))
 	}
 	if !pathKept {
@@ -135,6 +134,8 @@ func inexactHostname(ls []listenerFacts) string {
 func (r *redirect) locationFor(host string) string {
 	h := r.host
 	switch {
+	case r.hostAlone:
+		h = hostAloneVariable
 	case r.requestHost:
 		h = requestHostVariable
 	case h == "":
@@ -165,6 +166,21 @@ func requestPathLocation(r *redirect, host string) tykoas.Header {
 // requestHostVariable is the context variable Tyk replaces with the request's Host header (r.Host, port included
 // when the client wrote one): see constantRedirect's hostFromRequest.
 const requestHostVariable = "$tyk_context.headers_Host"
+
+// hostAloneVariable is the context variable Tyk sets to the host part of the request's Host header (without a
+// port) when the operation's urlRewrite runs hostAloneTrigger: a requestContext rule's whole match is kept as
+// trigger-<n>-<name> (checkContextTrigger of its URL rewrite middleware), here trigger 0 on headers_Host.
+const hostAloneVariable = "$tyk_context.trigger-0-headers_Host"
+
+// hostAloneTrigger is the urlRewrite of a redirect's operation that names the host alone: its one trigger
+// matches headers_Host's host part (a bracketed IPv6 literal, or everything up to a colon), which Tyk keeps as
+// hostAloneVariable, and both it and the rule rewrite the path to itself. Tyk runs urlRewrite before the mock
+// response, which answers before any proxying, so the rewrite itself has no effect.
+func hostAloneTrigger() *tykoas.URLRewrite {
+	return &tykoas.URLRewrite{Enabled: true, Pattern: "(.*)", RewriteTo: "$1", Triggers: []tykoas.URLRewriteTrigger{{
+		Condition: "all", RewriteTo: "$1",
+		Rules: []tykoas.URLRewriteRule{{In: "requestContext", Name: "headers_Host", Pattern: `^(?:\[[^\]]*\]|[^:]*)`}}}}}
+}
 
 // fromRequest reports whether the redirect's Location takes part of the request (its path or its host), so that
 // the response header transform writes it (requestPathLocation).

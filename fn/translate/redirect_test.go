@@ -209,8 +209,8 @@ func TestRedirectKeepsHost(t *testing.T) {
 }
 
 // On a Tyk that finds mock responses the classic way, a redirect without hostname on any host (or a wildcard)
-// names the request's Host header, as long as it changes neither scheme nor port; one that does is still refused,
-// naming the hostname field and why.
+// names the request's Host header when it changes neither scheme nor port, and the Host header's host part (a
+// context variable an urlRewrite trigger sets) when it does.
 func TestRedirectKeepsAHostThatIsNotExact(t *testing.T) {
 	const f = "spec.rules[0].filters[0].requestRedirect"
 	var fields []string
@@ -229,11 +229,20 @@ func TestRedirectKeepsAHostThatIsNotExact(t *testing.T) {
 		if h := requestPathLocation(got, hosts[0]); h.Value != "http://$tyk_context.headers_Host/new" {
 			t.Errorf("hostnames %q: Location %q", hosts, h.Value)
 		}
-		for _, r := range []*gwv1.HTTPRequestRedirectFilter{{Scheme: ptr("https")}, {Port: ptr(gwv1.PortNumber(8080))}} {
+		// A redirect that changes the scheme or the port names the host alone, with the new port when it is not
+		// the scheme's default.
+		for r, want := range map[*gwv1.HTTPRequestRedirectFilter]string{
+			{Scheme: ptr("https")}:                                  "https://$tyk_context.trigger-0-headers_Host$tyk_context.path",
+			{Port: ptr(gwv1.PortNumber(8080))}:                      "http://$tyk_context.trigger-0-headers_Host:8080$tyk_context.path",
+			{Scheme: ptr("https"), Port: ptr(gwv1.PortNumber(443))}: "https://$tyk_context.trigger-0-headers_Host$tyk_context.path",
+		} {
 			fields = nil
-			if got := constantRedirect(f, r, []listenerFacts{l}, true, true, true, reject); got != nil ||
-				!reflect.DeepEqual(fields, []string{f + ".hostname"}) {
-				t.Errorf("hostnames %q, %+v: redirect = %+v, rejected %v", hosts, r, got, fields)
+			got := constantRedirect(f, r, []listenerFacts{l}, true, true, true, reject)
+			if len(fields) > 0 || got == nil || !got.hostAlone {
+				t.Fatalf("hostnames %q, %+v: redirect = %+v, rejected %v", hosts, r, got, fields)
+			}
+			if h := requestPathLocation(got, hosts[0]); h.Value != want {
+				t.Errorf("hostnames %q, %+v: Location %q, want %q", hosts, r, h.Value, want)
 			}
 		}
 		// Without the classic mock matching (an older tykVersion) it is refused as before.

@@ -80,7 +80,7 @@ type routedBranch struct {
 // answers them 404). A method-only path with neither stays a plain API, whose 404 for the other methods is then
 // what Gateway API asks (translateRoute also routes one whose rules send its methods to different backends).
 // Every route on a routed path takes part in its router.
-func routerKeys(res *attachment.Result, dp DataPlanes) map[string]bool {
+func routerKeys(res *attachment.Result, dp DataPlanes, pp *portPlan) map[string]bool {
 	keys := map[string]bool{}
 	if !dp.HeaderAndQueryMatches() {
 		return keys
@@ -103,7 +103,7 @@ func routerKeys(res *attachment.Result, dp DataPlanes) map[string]bool {
 						continue
 					}
 					for _, host := range parentHostnames(parent) {
-						for _, port := range tykPorts(dp, parent, host) {
+						for _, port := range pp.ports(parent, host) {
 							wh := claimWhere(dataPlaneOf(parent.Gateway), parent.Gateway.Gateway, port) + "\n" + host
 							if values[wh] == nil {
 								values[wh] = map[string]bool{}
@@ -149,7 +149,7 @@ func hasShorter(set map[string]bool, v string) bool {
 // routedAPIs makes a routed plan's internal APIs (one per rule, or per set of present headers of a rule that
 // adds to them) and the route's router claim.
 func routedAPIs(r *attachment.Route, parent *attachment.Parent, host, idHost string, plan *pathPlan, rules map[int]*rule,
-	tags, certs []string, port int, besideTLS bool, exact ExactPaths, isolated []string) []*API {
+	tags, certs []string, port int, domainVar string, exact ExactPaths, isolated []string) []*API {
 	hr, gw := r.Route, parent.Gateway.Gateway
 	claim := &routerClaim{plan: plan, internal: map[int][]internalVariant{}, appends: map[int][]tykoas.Header{},
 		tags: tags, certs: certs, port: port}
@@ -184,7 +184,7 @@ func routedAPIs(r *attachment.Route, parent *attachment.Parent, host, idHost str
 	}
 	out = append(out, &API{ID: APIID(hr.Namespace, hr.Name, plan.listenPath(), gw.Namespace, gw.Name, idHost), Route: r,
 		Parent: parent, Hostname: host, Path: plan.path, Rules: plan.rules, Role: RoleRouter, claim: claim,
-		dataPlane: dataPlaneOf(parent.Gateway), port: port, besideTLS: besideTLS, idHost: idHost,
+		dataPlane: dataPlaneOf(parent.Gateway), port: port, domainVar: domainVar, idHost: idHost,
 		bySegment: routerBySegment(plan, exact), isolated: isolated})
 	return out
 }
@@ -419,7 +419,7 @@ func routerDocument(a *API, fallback func() string) *tykoas.Document {
 	d := frame(a.ID, a.domain(), lp, true, c.tags, c.certs)
 	d.Tyk.Upstream = (&upstreamSpec{}).upstream(a.Path)
 	if c.port != 0 {
-		d.Tyk.Server.Protocol, d.Tyk.Server.Port = "https", c.port
+		d.Tyk.Server.Protocol, d.Tyk.Server.Port = serverProtocol(a.Parent, a.Hostname, c.port), c.port
 	}
 	for _, m := range openAPIMethods {
 		rw := tykoas.URLRewrite{Enabled: true, Pattern: routerPattern}

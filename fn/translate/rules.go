@@ -109,8 +109,9 @@ type redirect struct {
 	// path is ReplaceFullPath's value; keepPath says the request's path follows instead (requestPathLocation).
 	path     string
 	keepPath bool
-	// requestHost says the Location names the request's Host header (constantRedirect's hostFromRequest).
-	requestHost bool
+	// requestHost says the Location names the request's Host header (constantRedirect's hostFromRequest);
+	// hostAlone, its host part without a port (hostAloneVariable), for a redirect that changes scheme or port.
+	requestHost, hostAlone bool
 	// copyBelow says the mock that keeps the path is repeated under the listen path (belowPath), for a Tyk
 	// that finds mocks through its OpenAPI router (slashPaths).
 	copyBelow bool
@@ -153,6 +154,9 @@ func (b behaviour) key() string {
 		fmt.Fprintf(&sb, "redirect=%d %q %q %q %q %t %t;", rd.code, rd.scheme, rd.host, rd.port, rd.path, rd.keepPath, rd.copyBelow)
 		if rd.requestHost {
 			sb.WriteString("requestHost;")
+		}
+		if rd.hostAlone {
+			sb.WriteString("hostAlone;")
 		}
 	}
 	if b.timeout != nil {

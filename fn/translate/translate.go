@@ -29,9 +29,9 @@ type DataPlanes interface {
 	// the same Tyk Gateways answer both Gateways' addresses), rather than Accepted False DataPlaneShared (the
 	// reference).
 	SharedDataPlaneServes() bool
-	// TLSListenersOwnPort says whether an HTTPS listener's APIs are served on a TLS port of their own (the
-	// gateway-api profile, see tlsport.go) rather than on the Gateway's listen_port (the reference).
-	TLSListenersOwnPort() bool
+	// ListenersOwnPorts says whether an HTTPS listener's APIs are served on a TLS port of their own (the
+	// gateway-api profile, see ports.go) rather than on the Gateway's listen_port (the reference).
+	ListenersOwnPorts() bool
 	// Timeouts says whether and how a rule's timeouts are served (see Timeouts): rejected in the reference, in
 	// the gateway-api profile as the Tyk release the APIs are for can.
 	Timeouts() Timeouts
@@ -87,13 +87,13 @@ type API struct {
 	// dataPlane identifies the Tyk Gateways that serve the API: the namespace/name of the data-plane Service of
 	// its Gateway, "" when the Gateway has none.
 	dataPlane string
-	// port is the Tyk port the API is served on (tlsport.go), 0 for the listen_port; besideTLS says an API on a
-	// TLS port has the same hostname and listen path, so this one's custom domain is written otherwise
-	// (plainDomain).
+	// port is the Tyk port the API is served on (ports.go), 0 for the listen_port; domainVar, when set, says an
+	// API on a higher port has the same hostname and listen path, so this one's custom domain is written otherwise
+	// (plainDomain, with domainVar as its variable).
 	port      int
-	besideTLS bool
-	// idHost is the hostname the API's ID is made from: the hostname, or portHost's for the TLS port's APIs of a
-	// hostname that listeners serve on two ports.
+	domainVar string
+	// idHost is the hostname the API's ID is made from: the hostname, or portHost's for the higher port's APIs of
+	// a hostname that listeners serve on two ports.
 	idHost string
 	// bySegment says the plain API's listen path takes its PathPrefix by whole segments (segments.go), not as a
 	// string prefix.
@@ -111,13 +111,14 @@ func (a *API) domain() string {
 	if a.Role == RoleInternal || a.Role == RoleNoRule {
 		return ""
 	}
-	return domainOf(a.Hostname, a.besideTLS, a.isolated)
+	return domainOf(a.Hostname, a.domainVar, a.isolated)
 }
 
-// domainOf is the custom domain of an API of host, leaving out the isolated hostnames (isolation.go).
-func domainOf(host string, besideTLS bool, isolated []string) string {
-	if besideTLS {
-		return plainDomain(host, isolated)
+// domainOf is the custom domain of an API of host, leaving out the isolated hostnames (isolation.go), written
+// with domainVar as plainDomain's variable when set.
+func domainOf(host, domainVar string, isolated []string) string {
+	if domainVar != "" {
+		return plainDomain(host, domainVar, isolated)
 	}
 	return customDomain(host, isolated)
 }
@@ -186,10 +187,11 @@ func translate(res *attachment.Result, dp DataPlanes, bases Bases, encode bool) 
 		apis  []*API
 	}
 	leaves := &leafDigests{}
-	routed := routerKeys(res, dp)
-	beside := plainBesideTLS(res, dp)
+	pp := newPortPlan(res, dp.ListenersOwnPorts())
+	routed := routerKeys(res, dp, pp)
+	shared := pp.sharedDomains(res)
 	all := parallel.Map(len(res.Routes), func(i int) translated {
-		tr, apis := translateRoute(res.Routes[i], dp, bases, leaves, routed, beside)
+		tr, apis := translateRoute(res.Routes[i], dp, pp, bases, leaves, routed, shared)
 		if encode {
 			for _, api := range apis {
 				api.Encoded, api.EncodeErr = api.Encode()
@@ -214,7 +216,8 @@ func translate(res *attachment.Result, dp DataPlanes, bases Bases, encode bool) 
 
 // translateRoute compiles the route's rules once (they do not depend on the parent) and makes one API per
 // accepted parent, effective hostname and path value.
-func translateRoute(r *attachment.Route, dp DataPlanes, bases Bases, leaves *leafDigests, routed, beside map[string]bool) (*Route, []*API) {
+func translateRoute(r *attachment.Route, dp DataPlanes, pp *portPlan, bases Bases, leaves *leafDigests, routed map[string]bool,
+	shared map[string]string) (*Route, []*API) {
 	hr := r.Route
 	tr := &Route{Route: r, Lost: map[int][]Loss{}, Rejected: map[int]Rejection{}, sharedServes: dp.SharedDataPlaneServes()}
 	listeners := admittingListenerFacts(r)
@@ -254,7 +257,6 @@ func translateRoute(r *attachment.Route, dp DataPlanes, bases Bases, leaves *lea
 			continue
 		}
 		tags := dp.Tags(gw)
-		ownPort := dp.TLSListenersOwnPort()
 		var parentAPIs []*API
 		var conflicts []string
 		for _, host := range parentHostnames(parent) {
@@ -263,16 +265,13 @@ func translateRoute(r *attachment.Route, dp DataPlanes, bases Bases, leaves *lea
 			if dp.ListenerIsolation() {
 				isolated = isolatedHosts(parent, host)
 			}
-			ports := []int{0}
-			if ownPort {
-				ports = apiPorts(parent, host)
-			}
+			ports := pp.ports(parent, host)
 			for _, port := range ports {
 				certs, idHost := hostCerts, host
-				if len(ports) > 1 && port == 0 {
+				if (len(ports) > 1 && port == 0) || (port != 0 && serverProtocol(parent, host, port) == "http") {
 					certs = nil // the listen_port is plain HTTP where an HTTPS listener has a port of its own
 				}
-				if len(ports) > 1 && port != 0 {
+				if len(ports) > 1 && port != primaryPort(parent, host, ports) {
 					idHost = portHost(host, port)
 				}
 				for _, plan := range plans {
@@ -282,9 +281,9 @@ func translateRoute(r *attachment.Route, dp DataPlanes, bases Bases, leaves *lea
 					}
 					seen[id] = true
 					key := host + "\n" + plan.listenPath()
-					besideTLS := port == 0 && beside[claimWhere(dataPlaneOf(parent.Gateway), gw, 0)+"\n"+key]
+					domainVar := shared[sharedDomainKey(claimWhere(dataPlaneOf(parent.Gateway), gw, 0)+"\n"+key, port)]
 					if plan.routed(served.conditions) || routed[claimWhere(dataPlaneOf(parent.Gateway), gw, port)+"\n"+key] {
-						for _, api := range routedAPIs(r, parent, host, idHost, plan, byIndex, tags, certs, port, besideTLS, served.exact, isolated) {
+						for _, api := range routedAPIs(r, parent, host, idHost, plan, byIndex, tags, certs, port, domainVar, served.exact, isolated) {
 							if api.Role == RoleInternal && base != nil {
 								api.Base = base
 								conflicts = append(conflicts, base.Conflicts(api.Document)...)
@@ -293,16 +292,16 @@ func translateRoute(r *attachment.Route, dp DataPlanes, bases Bases, leaves *lea
 						}
 						continue
 					}
-					doc := document(id, host, domainOf(host, besideTLS, isolated), plan, tags, certs, served.exact)
+					doc := document(id, host, domainOf(host, domainVar, isolated), plan, tags, certs, served.exact)
 					if port != 0 {
-						doc.Tyk.Server.Protocol, doc.Tyk.Server.Port = "https", port
+						doc.Tyk.Server.Protocol, doc.Tyk.Server.Port = serverProtocol(parent, host, port), port
 					}
 					if base != nil {
 						conflicts = append(conflicts, base.Conflicts(doc)...)
 					}
 					parentAPIs = append(parentAPIs, &API{ID: id, Route: r, Parent: parent, Hostname: host, Path: plan.path,
 						Exact: plan.exact, Rules: plan.rules, Document: doc, Base: base, dataPlane: dataPlaneOf(parent.Gateway),
-						port: port, besideTLS: besideTLS, idHost: idHost, bySegment: doc.Tyk.Server.ListenPath.Value != plan.listenPath(),
+						port: port, domainVar: domainVar, idHost: idHost, bySegment: doc.Tyk.Server.ListenPath.Value != plan.listenPath(),
 						isolated: isolated})
 				}
 			}
@@ -515,6 +514,9 @@ func dedupe(in []string) []string {
 	}
 	return out
 }
+
+// TykPort is the Tyk port the API is served on, its server.port (ports.go): 0 for the Gateway's listen_port.
+func (a *API) TykPort() int { return a.port }
 
 // ListenPath is the API's listen path: its path value, or for an Exact match ExactListenPath of it. Two APIs of
 // one host and data plane must not share it.

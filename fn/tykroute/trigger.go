@@ -5,6 +5,7 @@ import (
 	"net/textproto"
 	"net/url"
 	"regexp"
+	"strconv"
 
 	"github.com/gateway2tyk/gateway2tyk/fn/tykoas"
 )
@@ -15,12 +16,16 @@ import (
 // must hold, with "any" one; a trigger without rules holds. Within a group (see group) Tyk counts the values that
 // match, so "all" of two header rules holds when either header has two matching values: Tyk's count, not Gateway
 // API's, and the render's triggers never hold two rules on one name.
-func triggered(rw *tykoas.URLRewrite, subject string, header http.Header, out *Outcome) string {
+//
+// A rule "in" requestContext matches a context variable (headers_Host, path, or one an earlier trigger set) and,
+// as Tyk's checkContextTrigger does, keeps its whole match as context variable trigger-<n>-<name> and each group
+// as trigger-<n>-<name>-<i> (vi.context), which a later header transform can name.
+func triggered(rw *tykoas.URLRewrite, subject string, header http.Header, vi *visit, out *Outcome) string {
 	var query url.Values
 	if _, raw, ok := cutQuery(subject); ok {
 		query, _ = url.ParseQuery(raw)
 	}
-	for _, tr := range rw.Triggers {
+	for n, tr := range rw.Triggers {
 		byIn := map[string]map[string]tykoas.URLRewriteRule{}
 		for _, r := range tr.Rules {
 			if byIn[r.In] == nil {
@@ -37,6 +42,8 @@ func triggered(rw *tykoas.URLRewrite, subject string, header http.Header, out *O
 				ok = group(rules, anyOf, func(name string) []string { return header.Values(textproto.CanonicalMIMEHeaderKey(name)) }, out)
 			case "query":
 				ok = group(rules, anyOf, func(name string) []string { return query[name] }, out)
+			case "requestContext":
+				ok = vi.contextGroup(n, rules, anyOf, out)
 			default:
 				out.note("urlRewrite trigger rules in %q are not modelled: taken not to hold", in)
 			}
@@ -84,4 +91,39 @@ func cutQuery(subject string) (string, string, bool) {
 		}
 	}
 	return subject, "", false
+}
+
+// contextGroup is trigger n's requestContext rules as Tyk checks them (checkContextTrigger): each named context
+// variable with a value is matched against its rule's pattern, and each match is kept in the request's context
+// (see triggered); with "any" one match holds, with "all" every rule must match.
+func (vi *visit) contextGroup(n int, rules map[string]tykoas.URLRewriteRule, anyOf bool, out *Outcome) bool {
+	matched := 0
+	for name, r := range rules {
+		v, ok := vi.contextVariable(name)
+		if !ok {
+			continue
+		}
+		re, err := regexp.Compile(r.Pattern)
+		if err != nil {
+			out.note("urlRewrite trigger pattern %q does not compile (%v): it never matches", r.Pattern, err)
+			continue
+		}
+		m := re.FindStringSubmatch(v)
+		if m == nil {
+			continue
+		}
+		key := "trigger-" + strconv.Itoa(n) + "-" + name
+		if vi.context == nil {
+			vi.context = map[string]string{}
+		}
+		vi.context[key] = m[0]
+		for i, g := range m[1:] {
+			vi.context[key+"-"+strconv.Itoa(i)] = g
+		}
+		matched++
+	}
+	if matched == 0 {
+		return false
+	}
+	return anyOf || len(rules) <= matched
 }

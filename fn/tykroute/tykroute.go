@@ -220,6 +220,8 @@ type visit struct {
 	contextPath string
 	// host is the request's host, which context variable headers_Host holds (without the port: see Request).
 	host string
+	// context are the context variables urlRewrite triggers set (contextGroup).
+	context map[string]string
 }
 
 // serve has api serve the request and returns the API that served it in the end (another one after a tyk://<api
@@ -235,7 +237,7 @@ func (vi *visit) serve(api *candidate, method, reqPath, rawQuery string, opt Opt
 		return api
 	}
 	if m.rewrite != nil {
-		if u, ok := rewrite(api, m.rewrite, rewriteSubject(reqPath, rawQuery, loops), vi.header, out); ok && u.Scheme == "tyk" {
+		if u, ok := rewrite(api, m.rewrite, rewriteSubject(reqPath, rawQuery, loops), vi.header, vi, out); ok && u.Scheme == "tyk" {
 			if loops == maxLoops {
 				out.Status = http.StatusInternalServerError
 				out.note("the request looped %d times (tyk://): Tyk answers 500", loops)
@@ -281,7 +283,7 @@ func (vi *visit) serve(api *candidate, method, reqPath, rawQuery string, opt Opt
 	if m.timeout != nil {
 		out.Timeout = enforcedTimeout(api.id, m.timeout.mw.EnforceTimeout, opt, out)
 	}
-	proxy(api, reqPath, upstreamPath, rawQuery, rewriteSubject(reqPath, rawQuery, loops), vi.header, m, out)
+	proxy(api, reqPath, upstreamPath, rawQuery, rewriteSubject(reqPath, rawQuery, loops), vi.header, vi, m, out)
 	out.RequestHeaders = vi.withContextVariables(api, out.RequestHeaders, out)
 	return api
 }

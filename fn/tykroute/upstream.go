@@ -68,7 +68,7 @@ func targets(api *candidate, out *Outcome) []upstreamTarget {
 //
 // The request header transform applies whenever the request goes upstream, the response one when Status
 // stays 0.
-func proxy(api *candidate, reqPath, upstreamPath, rawQuery, subject string, header http.Header, m matched, out *Outcome) {
+func proxy(api *candidate, reqPath, upstreamPath, rawQuery, subject string, header http.Header, vi *visit, m matched, out *Outcome) {
 	ts := targets(api, out)
 	if len(ts) == 0 {
 		if lb := api.doc.Tyk.Upstream.LoadBalancing; lb != nil && lb.Enabled {
@@ -83,7 +83,7 @@ func proxy(api *candidate, reqPath, upstreamPath, rawQuery, subject string, head
 	strip := api.doc.Tyk.Server.ListenPath.Strip
 
 	if m.rewrite != nil {
-		if u, ok := rewrite(api, m.rewrite, subject, header, out); ok {
+		if u, ok := rewrite(api, m.rewrite, subject, header, vi, out); ok {
 			p := u.Path
 			if strip {
 				sp := stripListenPath(api.listenPath, p)
@@ -171,7 +171,7 @@ var dollarGroup = regexp.MustCompile(`\$\d+`)
 // rewriteTo becomes the Nth group of the first match ("" when there is no such group) and the result, parsed
 // as a URL, replaces the request URL. No match, or a result that does not parse, leaves the request as it
 // is.
-func rewrite(api *candidate, o *opMatch, subject string, header http.Header, out *Outcome) (*url.URL, bool) {
+func rewrite(api *candidate, o *opMatch, subject string, header http.Header, vi *visit, out *Outcome) (*url.URL, bool) {
 	rw := o.mw.URLRewrite
 	re, err := regexp.Compile(rw.Pattern)
 	if err != nil {
@@ -182,7 +182,7 @@ func rewrite(api *candidate, o *opMatch, subject string, header http.Header, out
 	if groups == nil {
 		return nil, false
 	}
-	to := triggered(rw, subject, header, out)
+	to := triggered(rw, subject, header, vi, out)
 	to = dollarGroup.ReplaceAllStringFunc(to, func(tok string) string {
 		n, err := strconv.Atoi(tok[1:])
 		if err != nil || n >= len(groups) {

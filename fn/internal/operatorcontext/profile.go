@@ -17,7 +17,7 @@ import (
 // infrastructure.parametersRef optional, so a Gateway written for any implementation (the upstream conformance
 // suite's have none) is served; the reference instead leaves such a Gateway without a data plane. And a route
 // whose parent Gateways share a data plane is served on each of them by one API (SharedDataPlaneServes), and an
-// HTTPS listener is served on a TLS port of its own (TLSListenersOwnPort), and rules' timeouts and Exact paths
+// HTTPS listener is served on a TLS port of its own (ListenersOwnPorts), and rules' timeouts and Exact paths
 // are served as the Tyk release the APIs are for can (Timeouts, ExactPaths; tyk is spec.tykVersion, the zero
 // Version for the newest).
 func (e Environment) GatewayAPIProfile(tyk tykroute.Version) Environment {
@@ -78,10 +78,10 @@ func (e Environment) UnreadyBackendsResolve() bool { return e.gatewayAPI }
 // and reports the other DataPlaneShared.
 func (e Environment) SharedDataPlaneServes() bool { return e.gatewayAPI }
 
-// TLSListenersOwnPort implements translate.DataPlanes: in the gateway-api profile an HTTPS listener is served on
+// ListenersOwnPorts implements translate.DataPlanes: in the gateway-api profile an HTTPS listener is served on
 // a TLS port of its own, so that one Gateway serves HTTP and HTTPS as Gateway API asks; the reference puts
 // every API on the Gateway's listen_port.
-func (e Environment) TLSListenersOwnPort() bool { return e.gatewayAPI }
+func (e Environment) ListenersOwnPorts() bool { return e.gatewayAPI }
 
 // classContext is the OperatorContext of the parametersRef of a Gateway's class, nil when the class has none or
 // it cannot be read (the class is then not accepted, ClassParameters says why, and so neither is the Gateway).

@@ -29,6 +29,13 @@ var gatewayAPI = []features.FeatureName{
 	// a rule's name is read and kept, never served (Gateway API gives it no behaviour); the standard-channel CRD
 	// takes it (HTTPRouteNamedRule passes on v5.14.0)
 	features.SupportHTTPRouteNamedRouteRule,
+	// once a data plane's HTTP listeners are sent to more than one port of the Tyk Pods each is served on its own
+	// (translate's ports.go), on every release that loads the rendered APIs (server.port):
+	// HTTPRouteListenerPortMatching passes on v5.14.0 and v5.8.11. GatewayPort8080 is not listed though its own
+	// test passes: with the scheme and port redirects it also runs HTTPRouteRedirectPortAndScheme, whose routes
+	// without hostname on ports 80, 8080 and 443 share listen paths, and Tyk keeps one API per custom domain and
+	// listen path whatever its port (the render keeps the oldest route's: PathConflict).
+	features.SupportHTTPRouteParentRefPort,
 }
 
 // timeouts are listed when the APIs are for Tyk 5.14 or later (spec.tykVersion not older), which takes the
@@ -40,13 +47,16 @@ var timeouts = []features.FeatureName{
 }
 
 // redirectCodes are listed when the APIs are for a Tyk that finds mock responses the classic way (5.8.12 on the
-// 5.8 line, 5.12.0 on; spec.tykVersion not older): the suite's 303, 307 and 308 redirects have no hostname on a
-// route of any host, so the Location names the request's Host header, written by the response header transform
-// (translate's redirect.go), which only such a Tyk runs where the mock is found.
+// 5.8 line, 5.12.0 on; spec.tykVersion not older): the suite's 303, 307 and 308 redirects, and its scheme and port
+// redirects, have no hostname on a route of any host, so the Location names the request's Host header (or its
+// host part, which an urlRewrite trigger keeps, where the scheme or port changes), written by the response header
+// transform (translate's redirect.go), which only such a Tyk runs where the mock is found.
 var redirectCodes = []features.FeatureName{
 	features.SupportHTTPRoute303RedirectStatusCode,
 	features.SupportHTTPRoute307RedirectStatusCode,
 	features.SupportHTTPRoute308RedirectStatusCode,
+	features.SupportHTTPRouteSchemeRedirect,
+	features.SupportHTTPRoutePortRedirect,
 }
 
 // Features is status.supportedFeatures of a GatewayClass under the function config, sorted by name as the field
