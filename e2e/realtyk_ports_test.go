@@ -30,14 +30,11 @@ func TestRealTykHTTPListenerPorts(t *testing.T) {
 	require.NoError(t, err)
 
 	_, out := renderInput(t, httpPortsStoryInput(t, "profile-gateway-api-http-listener-ports", g))
-	docs := map[string][]byte{}
+	docs := finalDocs(t, out)
 	var ports []string
 	for _, a := range out.Translation.APIs {
-		b, err := a.Final()
-		require.NoError(t, err)
-		docs[a.ID] = b
 		for name, p := range map[string]int{"listen_port": g.Port, "own": g.HTTPPorts[0]} {
-			if strings.Contains(string(b), fmt.Sprintf(`"port": %d`, p)) {
+			if strings.Contains(string(docs[a.ID]), fmt.Sprintf(`"port": %d`, p)) {
 				ports = append(ports, a.Route.Route.Name+" on "+name)
 			}
 		}

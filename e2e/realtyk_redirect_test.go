@@ -9,6 +9,7 @@ import (
 
 	"github.com/gateway2tyk/gateway2tyk/e2e/explaincheck"
 	"github.com/gateway2tyk/gateway2tyk/e2e/realtyk"
+	"github.com/gateway2tyk/gateway2tyk/fn"
 	"github.com/gateway2tyk/gateway2tyk/fn/tykroute"
 )
 
@@ -23,29 +24,42 @@ func TestRealTykRedirectKeepsPath(t *testing.T) {
 	version, out := renderStoryFor(t, "profile-gateway-api-redirect-keeps-path", g)
 	served := tykroute.MockMatchedClassically(version)
 
-	cases := []struct {
-		path, query string
-		status      int
-		location    string
-	}{
-		{"/old-shop", "", http.StatusMovedPermanently, "http://shop.example.com/old-shop"},
-		{"/old-shop/", "", http.StatusMovedPermanently, "http://shop.example.com/old-shop/"},
-		{"/old-shop/cart/7", "coupon=1", http.StatusMovedPermanently, "http://shop.example.com/old-shop/cart/7"},
-		{"/blog", "", http.StatusFound, "https://blog.example.com:8443/blog"},
-		{"/blog/2026/12/tyk", "", http.StatusFound, "https://blog.example.com:8443/blog/2026/12/tyk"},
-	}
+	const shop = "shop.example.com"
+	agreed := checkRedirects(t, g, out, served, []redirectCase{
+		{shop, "/old-shop", "", http.StatusMovedPermanently, "http://shop.example.com/old-shop"},
+		{shop, "/old-shop/", "", http.StatusMovedPermanently, "http://shop.example.com/old-shop/"},
+		{shop, "/old-shop/cart/7", "coupon=1", http.StatusMovedPermanently, "http://shop.example.com/old-shop/cart/7"},
+		{shop, "/blog", "", http.StatusFound, "https://blog.example.com:8443/blog"},
+		{shop, "/blog/2026/12/tyk", "", http.StatusFound, "https://blog.example.com:8443/blog/2026/12/tyk"},
+	})
+	t.Logf("Tyk Gateway %s: redirects that keep the path served: %v; %d generated requests agree with explain", g.Version, served, agreed)
+}
+
+// redirectCase is a request to a redirect's rule and the answer a Tyk that serves the redirect gives: status 0
+// says another rule proxies it.
+type redirectCase struct {
+	host, path, query string
+	status            int
+	location          string
+}
+
+// checkRedirects holds g to explain on the generated requests and the cases, then sends each case: where the
+// render serves the redirects (served), Tyk answers it itself with the case's status and Location; where it does
+// not, or the case's status is 0, the / rule proxies it. It returns how many generated requests agreed.
+func checkRedirects(t *testing.T, g *realtyk.Gateway, out *fn.Output, served bool, cases []redirectCase) int {
+	t.Helper()
 	var extra []explaincheck.Request
 	for _, c := range cases {
-		extra = append(extra, explaincheck.Request{Method: "GET", Host: "shop.example.com", Path: c.path, RawQuery: c.query})
+		extra = append(extra, explaincheck.Request{Method: "GET", Host: c.host, Path: c.path, RawQuery: c.query})
 	}
 	tally := explaincheck.Check(t, g, out, explaincheck.Options{Extra: extra})
 	require.NotZero(t, tally.Compared)
 
 	for _, c := range cases {
-		got, err := g.Send(realtyk.Request{Method: "GET", Host: "shop.example.com", Path: c.path, RawQuery: c.query})
+		got, err := g.Send(realtyk.Request{Method: "GET", Host: c.host, Path: c.path, RawQuery: c.query})
 		require.NoError(t, err)
-		what := "GET " + c.path + "?" + c.query + " on Tyk " + g.Version
-		if !served {
+		what := "GET " + c.host + c.path + "?" + c.query + " on Tyk " + g.Version
+		if !served || c.status == 0 {
 			assert.True(t, got.FromUpstream, "%s: the / rule proxies it (status %d)", what, got.Status)
 			continue
 		}
@@ -53,7 +67,7 @@ func TestRealTykRedirectKeepsPath(t *testing.T) {
 		assert.Equal(t, c.status, got.Status, what)
 		assert.Equal(t, c.location, got.Header.Get("Location"), what)
 	}
-	t.Logf("Tyk Gateway %s: redirects that keep the path served: %v; %d generated requests agree with explain", g.Version, served, tally.Agreed)
+	return tally.Agreed
 }
 
 // TestRealTykRedirectKeepsHost holds the gateway-api profile's redirects without hostname on routes whose host is
@@ -66,40 +80,17 @@ func TestRealTykRedirectKeepsHost(t *testing.T) {
 	version, out := renderStoryFor(t, "profile-gateway-api-redirect-keeps-host", g)
 	served := tykroute.MockMatchedClassically(version)
 
-	cases := []struct {
-		host, path string
-		status     int
-		location   string
-	}{
-		{"any.example.org", "/see-other", http.StatusSeeOther, "http://any.example.org/see-other"},
-		{"other.example.net", "/see-other/x", http.StatusSeeOther, "http://other.example.net/see-other/x"},
-		{"any.example.org", "/moved/a", http.StatusPermanentRedirect, "http://any.example.org/new"},
-		{"a.stores.example.com", "/old/7", http.StatusTemporaryRedirect, "http://a.stores.example.com/old/7"},
-		{"any.example.org", "/secure", http.StatusFound, "https://any.example.org/secure"},
-		{"any.example.org:80", "/secure/a", http.StatusFound, "https://any.example.org/secure/a"},
-		{"a.stores.example.com:80", "/see-other", 0, ""}, // the stores route has no /see-other: proxied
-		{"any.example.org:8080", "/admin/x", http.StatusFound, "http://any.example.org:8443/admin/x"},
-		{"[::1]:80", "/secure", http.StatusFound, "https://[::1]/secure"},
-	}
-	var extra []explaincheck.Request
-	for _, c := range cases {
-		extra = append(extra, explaincheck.Request{Method: "GET", Host: c.host, Path: c.path})
-	}
-	tally := explaincheck.Check(t, g, out, explaincheck.Options{Extra: extra})
-	require.NotZero(t, tally.Compared)
-
-	for _, c := range cases {
-		got, err := g.Send(realtyk.Request{Method: "GET", Host: c.host, Path: c.path})
-		require.NoError(t, err)
-		what := "GET " + c.host + c.path + " on Tyk " + g.Version
-		if !served || c.status == 0 {
-			assert.True(t, got.FromUpstream, "%s: the / rule proxies it (status %d)", what, got.Status)
-			continue
-		}
-		assert.False(t, got.FromUpstream, what)
-		assert.Equal(t, c.status, got.Status, what)
-		assert.Equal(t, c.location, got.Header.Get("Location"), what)
-	}
+	agreed := checkRedirects(t, g, out, served, []redirectCase{
+		{"any.example.org", "/see-other", "", http.StatusSeeOther, "http://any.example.org/see-other"},
+		{"other.example.net", "/see-other/x", "", http.StatusSeeOther, "http://other.example.net/see-other/x"},
+		{"any.example.org", "/moved/a", "", http.StatusPermanentRedirect, "http://any.example.org/new"},
+		{"a.stores.example.com", "/old/7", "", http.StatusTemporaryRedirect, "http://a.stores.example.com/old/7"},
+		{"any.example.org", "/secure", "", http.StatusFound, "https://any.example.org/secure"},
+		{"any.example.org:80", "/secure/a", "", http.StatusFound, "https://any.example.org/secure/a"},
+		{"a.stores.example.com:80", "/see-other", "", 0, ""}, // the stores route has no /see-other: proxied
+		{"any.example.org:8080", "/admin/x", "", http.StatusFound, "http://any.example.org:8443/admin/x"},
+		{"[::1]:80", "/secure", "", http.StatusFound, "https://[::1]/secure"},
+	})
 	t.Logf("Tyk Gateway %s: redirects that keep a host that is not exact served: %v; %d generated requests agree with explain",
-		g.Version, served, tally.Agreed)
+		g.Version, served, agreed)
 }

@@ -29,13 +29,10 @@ func TestRealTykHTTPSListenerOwnPort(t *testing.T) {
 
 	items, out := renderInput(t, tlsStoryInput(t, "profile-gateway-api-https-listener-own-port", g))
 
-	docs := map[string][]byte{}
+	docs := finalDocs(t, out)
 	var onTLS []string
 	for _, a := range out.Translation.APIs {
-		b, err := a.Final()
-		require.NoError(t, err)
-		docs[a.ID] = b
-		if strings.Contains(string(b), fmt.Sprintf(`"port": %d`, g.TLSPort)) {
+		if strings.Contains(string(docs[a.ID]), fmt.Sprintf(`"port": %d`, g.TLSPort)) {
 			onTLS = append(onTLS, a.Route.Route.Name)
 		}
 	}

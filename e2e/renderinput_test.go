@@ -56,6 +56,18 @@ func renderedFor(v tykroute.Version) tykroute.Version {
 	return v
 }
 
+// finalDocs are the final documents of the render's APIs (what sync sends) by API ID.
+func finalDocs(t *testing.T, out *fn.Output) map[string][]byte {
+	t.Helper()
+	docs := map[string][]byte{}
+	for _, a := range out.Translation.APIs {
+		b, err := a.Final()
+		require.NoError(t, err)
+		docs[a.ID] = b
+	}
+	return docs
+}
+
 // refusesOwnPorts reports whether g is older than the rendered APIs need (tykroute.MinVersion), after holding it
 // to refuse docs, whose APIs carry server.port and server.protocol, naming both fields (the 5.4 line's schema has
 // neither, which is why sync's version check names them).

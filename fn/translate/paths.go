@@ -253,8 +253,8 @@ func (p *pathPlan) addOperation(d *tykoas.Document, host, method string, b behav
 	var op tykoas.Operation
 	if mock := b.mock(method, host); mock != nil {
 		op.MockResponse = mock
-		keepPath := b.redirect != nil && b.redirect.fromRequest()
-		if keepPath {
+		fromRequest := b.redirect != nil && b.redirect.fromRequest()
+		if fromRequest {
 			op.TransformResponseHeaders = &tykoas.TransformHeaders{Enabled: true, Add: []tykoas.Header{requestPathLocation(b.redirect, host)}}
 			if b.redirect.hostAlone {
 				op.URLRewrite = hostAloneTrigger()
@@ -267,7 +267,7 @@ func (p *pathPlan) addOperation(d *tykoas.Document, host, method string, b behav
 					URLRewrite: op.URLRewrite})
 			}
 		}
-		if !p.exact && !keepPath {
+		if !p.exact && !fromRequest {
 			op.URLRewrite = bareListenPathLoop(listenPath)
 			if p.listenPrefix != "" && op.URLRewrite != nil {
 				// An internal API's requests come through a loop, whose URL Tyk writes "http:///<path>".
