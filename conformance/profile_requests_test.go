@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
@@ -122,20 +123,25 @@ func init() {
 		asTheSuiteAsks("HTTPRouteListenerHostnameMatching", "1 request to 'foo.bar.com/' should go to infra-backend-v2"),
 		requestTable{
 			// The redirects without hostname on this route of any host keep the request's host (translate's
-			// redirect.go: $tyk_context.headers_Host), so the ReplaceFullPath ones are served; ReplacePrefixMatch
-			// still is not.
+			// redirect.go: $tyk_context.headers_Host), and ReplacePrefixMatch keeps what follows the prefix
+			// (redirectprefix.go: $tyk_context.trigger-0-path-0), so every rule is served: the suite's table.
 			ShortName: "HTTPRouteRedirectPath",
 			Source:    "tests/httproute-redirect-path.go",
 			Manifests: []string{"tests/httproute-redirect-path.yaml"},
 			Gateway:   nsName(infraNamespace, "same-namespace"),
 			Status: func(t *testing.T, w *world) {
-				routeMustDropRules(t, w, nsName(infraNamespace, "redirect-path"), nsName(infraNamespace, "same-namespace"),
-					[]string{"spec.rules[0].filters[0].requestRedirect.path", "spec.rules[2].filters[0].requestRedirect.path",
-						"spec.rules[3].filters[0].requestRedirect.path"}, []int{1, 4, 5})
+				httpRouteMustHaveCondition(t, w, nsName(infraNamespace, "redirect-path"), nsName(infraNamespace, "same-namespace"),
+					metav1.Condition{Type: "Accepted", Status: metav1.ConditionTrue, Reason: "Accepted"})
 			},
 			Cases: []requestCase{
+				{name: "0 request to '/original-prefix/lemon' should receive one of [302]", path: "/original-prefix/lemon",
+					want: expectation{status: http.StatusFound, location: "http://" + gatewayAddress + "/replacement-prefix/lemon"}},
 				{name: "1 request to '/full/path/original' should receive one of [302]", path: "/full/path/original",
 					want: expectation{status: http.StatusFound, location: "http://" + gatewayAddress + "/full-path-replacement"}},
+				{name: "2 request to '/path-and-host' should receive one of [302]", path: "/path-and-host",
+					want: expectation{status: http.StatusFound, location: "http://example.org/replacement-prefix"}},
+				{name: "3 request to '/path-and-status' should receive one of [301]", path: "/path-and-status",
+					want: expectation{status: http.StatusMovedPermanently, location: "http://" + gatewayAddress + "/replacement-prefix"}},
 				{name: "4 request to '/full-path-and-host' should receive one of [302]", path: "/full-path-and-host",
 					want: expectation{status: http.StatusFound, location: "http://example.org/replacement-full"}},
 				{name: "5 request to '/full-path-and-status' should receive one of [301]", path: "/full-path-and-status",
@@ -209,4 +215,40 @@ func dataPlaneAPIs(out *fn.Output, gwNN types.NamespacedName) []*translate.API {
 		}
 	}
 	return apis
+}
+
+func init() {
+	// A URLRewrite beside requestHeaderModifier.add: the rule's path is routed (appends.go), and the internal API
+	// of the set of added headers the request carries rewrites the path as a plain API would.
+	appended := map[string]string{"X-Header-Add": "header-val-1", "X-Header-Add-Append": "append-val-1,header-val-2",
+		"X-Header-Set": "set-overwrites-values"}
+	sent := map[string]string{"X-Header-Remove": "remove-val", "X-Header-Add-Append": "append-val-1", "X-Header-Set": "set-val"}
+	gatewayAPIRequestTables = append(gatewayAPIRequestTables, requestTable{
+		ShortName: "HTTPRouteRewritePath",
+		Source:    "tests/httproute-rewrite-path.go",
+		Manifests: []string{"tests/httproute-rewrite-path.yaml"},
+		Gateway:   nsName(infraNamespace, "same-namespace"),
+		Status: func(t *testing.T, w *world) {
+			httpRouteMustHaveCondition(t, w, nsName(infraNamespace, "rewrite-path"), nsName(infraNamespace, "same-namespace"),
+				metav1.Condition{Type: "Accepted", Status: metav1.ConditionTrue, Reason: "Accepted"})
+		},
+		Cases: []requestCase{
+			{name: "0 request to '/prefix/one/two' should go to infra-backend-v1", path: "/prefix/one/two",
+				want: backend("infra-backend-v1", infraNamespace).at("/one/two").on("/prefix/one")},
+			{name: "1 request to '/strip-prefix/three' should go to infra-backend-v1", path: "/strip-prefix/three",
+				want: backend("infra-backend-v1", infraNamespace).at("/three").on("/strip-prefix")},
+			{name: "2 request to '/strip-prefix' should go to infra-backend-v1", path: "/strip-prefix",
+				want: backend("infra-backend-v1", infraNamespace).at("/").on("/strip-prefix")},
+			{name: "3 request to '/full/one/two' should go to infra-backend-v1", path: "/full/one/two",
+				want: backend("infra-backend-v1", infraNamespace).at("/one").on("/full/one")},
+			{name: "4 request to '/full/rewrite-path-and-modify-headers/test' with headers should go to infra-backend-v1",
+				path: "/full/rewrite-path-and-modify-headers/test", headers: sent,
+				want: expectation{backend: "infra-backend-v1", namespace: infraNamespace, path: "/test", headers: appended,
+					absent: []string{"X-Header-Remove"}, notes: []string{"loops the request to API"}}},
+			{name: "5 request to '/prefix/rewrite-path-and-modify-headers/one' with headers should go to infra-backend-v1",
+				path: "/prefix/rewrite-path-and-modify-headers/one", headers: sent,
+				want: expectation{backend: "infra-backend-v1", namespace: infraNamespace, path: "/prefix/one", headers: appended,
+					absent: []string{"X-Header-Remove"}, notes: []string{"loops the request to API"}}},
+		},
+	})
 }

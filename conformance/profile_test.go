@@ -74,7 +74,9 @@ func TestConformanceGatewayAPIProfile(t *testing.T) {
 		// classic way (redirects that keep the request's host), so those are claimed too.
 		gwcMustListSupportedFeatures(t, w, gatewayClassName, "Gateway", "HTTPRoute",
 			"HTTPRoute303RedirectStatusCode", "HTTPRoute307RedirectStatusCode", "HTTPRoute308RedirectStatusCode",
-			"HTTPRouteBackendTimeout", "HTTPRouteMethodMatching", "HTTPRouteNamedRouteRule", "HTTPRouteParentRefPort",
+			"HTTPRouteBackendProtocolWebSocket", "HTTPRouteBackendTimeout", "HTTPRouteDestinationPortMatching",
+			"HTTPRouteMethodMatching", "HTTPRouteNamedRouteRule", "HTTPRouteParentRefPort", "HTTPRoutePathRedirect",
+			"HTTPRoutePathRewrite",
 			"HTTPRoutePortRedirect", "HTTPRouteQueryParamMatching", "HTTPRouteRequestTimeout", "HTTPRouteSchemeRedirect",
 			"ReferenceGrant")
 		namespacesMustBeReady(t, w, []string{infraNamespace, appBackendNamespace, webBackendNamespace})

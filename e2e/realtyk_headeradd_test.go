@@ -2,6 +2,7 @@ package e2e_test
 
 import (
 	"net/http"
+	"net/url"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -58,7 +59,12 @@ func TestRealTykRequestHeaderAdd(t *testing.T) {
 		// without X-Canary (seen on v5.14.0)
 		{"/api", http.Header{"X-Team": {"a", "b"}}, map[string]string{"X-Team": "a,shop", "X-Trace": "canary"}, "api-canary"},
 		{"/", http.Header{"X-Team": {"ops"}}, map[string]string{"X-Team": "ops"}, "web"},
+		// a URLRewrite beside the add: the internal API rewrites the path (the upstream path is checked below)
+		{"/v1/orders/7", http.Header{"X-Team": {"ops"}}, map[string]string{"X-Team": "ops,shop"}, "api"},
+		{"/v1/orders", nil, map[string]string{"X-Team": "shop"}, "api"},
+		{"/legacy/report/x", http.Header{"X-Team": {"ops"}}, map[string]string{"X-Team": "ops,shop"}, "api"},
 	}
+	upstreamPaths := map[string]string{"/v1/orders/7": "/orders/7", "/v1/orders": "/orders", "/legacy/report/x": "/report"}
 	var extra []explaincheck.Request
 	for _, c := range cases {
 		if len(c.header.Values("X-Team")) > 1 {
@@ -79,6 +85,11 @@ func TestRealTykRequestHeaderAdd(t *testing.T) {
 		what := "GET " + c.path + " " + fmtHeader(c.header)
 		require.NotNil(t, got.Upstream, "%s: proxied (status %d)", what, got.Status)
 		assert.Contains(t, got.Upstream.URL, "://"+c.host+".shop.svc", "%s: the backend", what)
+		if p, ok := upstreamPaths[c.path]; ok {
+			u, err := url.Parse(got.Upstream.URL)
+			require.NoError(t, err)
+			assert.Equal(t, p, u.Path, "%s: the rewritten path upstream", what)
+		}
 		for name, want := range c.want {
 			assert.Equal(t, want, got.Upstream.Header.Get(name), "%s: header %s upstream", what, name)
 			if want != "" {

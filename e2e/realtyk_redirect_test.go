@@ -90,6 +90,11 @@ func TestRealTykRedirectKeepsHost(t *testing.T) {
 		{"a.stores.example.com:80", "/see-other", "", 0, ""}, // the stores route has no /see-other: proxied
 		{"any.example.org:8080", "/admin/x", "", http.StatusFound, "http://any.example.org:8443/admin/x"},
 		{"[::1]:80", "/secure", "", http.StatusFound, "https://[::1]/secure"},
+		{"any.example.org", "/catalog/shoes/red", "", http.StatusFound, "http://any.example.org/products/shoes/red"},
+		{"any.example.org", "/catalog", "", http.StatusFound, "http://any.example.org/products"},
+		{"any.example.org", "/catalogue", "", 0, ""}, // not under /catalog: proxied
+		{"any.example.org:80", "/legacy/a/b", "", http.StatusFound, "https://any.example.org/a/b"},
+		{"any.example.org", "/legacy", "", http.StatusFound, "https://any.example.org/"},
 	})
 	t.Logf("Tyk Gateway %s: redirects that keep a host that is not exact served: %v; %d generated requests agree with explain",
 		g.Version, served, agreed)

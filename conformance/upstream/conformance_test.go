@@ -3,7 +3,6 @@ package upstream
 import (
 	"context"
 	"fmt"
-	"github.com/gateway2tyk/gateway2tyk/fn/tykroute"
 	"net"
 	"os"
 	"os/exec"
@@ -13,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/net/websocket"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -33,6 +33,7 @@ import (
 	"github.com/gateway2tyk/gateway2tyk/e2e/modcache"
 	"github.com/gateway2tyk/gateway2tyk/e2e/realkube"
 	"github.com/gateway2tyk/gateway2tyk/e2e/realtyk"
+	"github.com/gateway2tyk/gateway2tyk/fn/tykroute"
 )
 
 const (
@@ -182,6 +183,7 @@ func runProfile(t *testing.T, root, profile string) {
 	opts.TimeoutConfig = timeouts()
 	config.SetupTimeoutConfig(&opts.TimeoutConfig)
 	opts.RoundTripper = &roundtripper.DefaultRoundTripper{TimeoutConfig: opts.TimeoutConfig, CustomDialContext: dialTo(loadBalancerPorts(g))}
+	opts.WebSocketDialer = wsDialer{dial: dialTo(loadBalancerPorts(g))}
 	opts.CleanupBaseResources = false // the cluster goes with the test
 	opts.SkipTests = skipTests(t)
 
@@ -352,6 +354,34 @@ func dialTo(ports map[string]int) func(ctx context.Context, network, addr string
 		}
 		return d.DialContext(ctx, network, net.JoinHostPort("127.0.0.1", fmt.Sprint(to)))
 	}
+}
+
+// wsDialer is the suite's WebSocket client (suite.WebSocketDialer) dialing through the stand-in load balancer,
+// as its RoundTripper does (dialTo): the suite's default dials the Gateway's address itself, where nothing listens.
+type wsDialer struct {
+	dial func(ctx context.Context, network, addr string) (net.Conn, error)
+}
+
+func (d wsDialer) Dial(url, protocol, origin string) (*websocket.Conn, error) {
+	cfg, err := websocket.NewConfig(url, origin)
+	if err != nil {
+		return nil, err
+	}
+	if protocol != "" {
+		cfg.Protocol = []string{protocol}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	conn, err := d.dial(ctx, "tcp", cfg.Location.Host)
+	if err != nil {
+		return nil, err
+	}
+	ws, err := websocket.NewClient(cfg, conn)
+	if err != nil {
+		_ = conn.Close()
+		return nil, err
+	}
+	return ws, nil
 }
 
 // waitForClass waits until the GatewayClass's Accepted condition is True or False and returns its status.

@@ -73,6 +73,10 @@ func (p *upstreamProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusBadGateway)
 		return
 	}
+	if isWebSocket(r) {
+		echoWebSocket.ServeHTTP(w, r)
+		return
+	}
 	if d, err := time.ParseDuration(r.Header.Get(DelayHeader)); err == nil {
 		select {
 		case <-time.After(d):

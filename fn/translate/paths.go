@@ -256,9 +256,7 @@ func (p *pathPlan) addOperation(d *tykoas.Document, host, method string, b behav
 		fromRequest := b.redirect != nil && b.redirect.fromRequest()
 		if fromRequest {
 			op.TransformResponseHeaders = &tykoas.TransformHeaders{Enabled: true, Add: []tykoas.Header{requestPathLocation(b.redirect, host)}}
-			if b.redirect.hostAlone {
-				op.URLRewrite = hostAloneTrigger()
-			}
+			op.URLRewrite = locationTrigger(b.redirect)
 			enableContextVariables(d)
 			if b.redirect.copyBelow && !p.exact {
 				d.AddOperation(belowPath, method, id+belowSuffix)

@@ -17,6 +17,14 @@ type listenerFacts struct {
 	hostnames []string
 }
 
+// redirectServing is what a redirect's Location may take from the request, beside a fixed Location: each field
+// is explained at constantRedirect.
+type redirectServing struct {
+	keepPath, keepHost, hostFromRequest, replacePrefix bool
+	// matches are the rule's matches: a ReplacePrefixMatch replaces its one PathPrefix.
+	matches []gwv1.HTTPRouteMatch
+}
+
 // constantRedirect implements the RequestRedirect row: Tyk has no redirect middleware, so a redirect is a mock
 // response with a fixed Location, which is only possible when the Location is the same for every request:
 // hostname set, path ReplaceFullPath, and the scheme and port set or the same on every listener that admits
@@ -36,10 +44,14 @@ type listenerFacts struct {
 // Location then names the request's Host header, $tyk_context.headers_Host (r.Host, with the port the client
 // wrote, which is the listener's port it reached), written by the response header transform as for a kept path.
 // A redirect that changes the scheme or the port names the host alone, since the Host header may carry the old
-// port: the operation's urlRewrite matches the Host header's host part (hostAloneTrigger) and Tyk keeps the
+// port: the operation's urlRewrite matches the Host header's host part (locationTrigger) and Tyk keeps the
 // match as a context variable, hostAloneVariable, which the Location names with the new port.
-func constantRedirect(field string, r *gwv1.HTTPRequestRedirectFilter, listeners []listenerFacts, keepPath, keepHost,
-	hostFromRequest bool, add func(string, string, ...any)) *redirect {
+//
+// replacePrefix (the gateway-api profile, for a Tyk that finds mock responses the classic way) serves a
+// ReplacePrefixMatch path: the Location is the replacement followed by what the request's path has after the
+// rule's one PathPrefix match, which the operation's urlRewrite keeps (locationTrigger, prefixRestVariable).
+func constantRedirect(field string, r *gwv1.HTTPRequestRedirectFilter, listeners []listenerFacts, opt redirectServing,
+	add func(string, string, ...any)) *redirect {
 	if r == nil {
 		add(field, "required for a RequestRedirect filter")
 		return nil
@@ -52,13 +64,13 @@ func constantRedirect(field string, r *gwv1.HTTPRequestRedirectFilter, listeners
 	hostKept, requestHost, hostAlone := false, false, false
 	if r.Hostname == nil {
 		switch inexact := inexactHostname(listeners); {
-		case keepHost && inexact == "":
+		case opt.keepHost && inexact == "":
 			hostKept = true
-		case keepHost && hostFromRequest && r.Scheme == nil && r.Port == nil:
+		case opt.keepHost && opt.hostFromRequest && r.Scheme == nil && r.Port == nil:
 			hostKept, requestHost = true, true
-		case keepHost && hostFromRequest:
+		case opt.keepHost && opt.hostFromRequest:
 			hostKept, requestHost, hostAlone = true, true, true
-		case keepHost:
+		case opt.keepHost:
 			fail(".hostname", "must be set here: the route's hostname on a listener is %s, so the Location would "+
 				"name the request's host, which Tyk cannot write into a Location; with exact hostnames (spec.hostnames "+
 				"or the listener's hostname) the host is kept", inexact)
@@ -68,8 +80,18 @@ func constantRedirect(field string, r *gwv1.HTTPRequestRedirectFilter, listeners
 				"are exact: spec.profile: gateway-api in the RenderConfig; try it with --profile gateway-api)")
 		}
 	}
-	pathKept := r.Path == nil && keepPath
-	if !pathKept && (r.Path == nil || r.Path.Type != gwv1.FullPathHTTPPathModifier || r.Path.ReplaceFullPath == nil) {
+	pathKept := r.Path == nil && opt.keepPath
+	var prefix *prefixReplacement
+	switch {
+	case pathKept:
+	case r.Path != nil && r.Path.Type == gwv1.FullPathHTTPPathModifier && r.Path.ReplaceFullPath != nil:
+	case r.Path != nil && r.Path.Type == gwv1.PrefixMatchHTTPPathModifier && opt.replacePrefix:
+		if prefix = replacedPrefix(r.Path.ReplacePrefixMatch, opt.matches, func(sub, format string, args ...any) {
+			fail(".path"+sub, format, args...)
+		}); prefix == nil {
+			ok = false
+		}
+	default:
 		fail(".path", "must be ReplaceFullPath: Tyk answers a redirect with a fixed Location, and any other path "+
 			"depends on the request")
 	}
@@ -97,7 +119,7 @@ func constantRedirect(field string, r *gwv1.HTTPRequestRedirectFilter, listeners
 	if !ok {
 		return nil
 	}
-	out := &redirect{code: 302, scheme: scheme, keepPath: pathKept, requestHost: requestHost, hostAlone: hostAlone}
+	out := &redirect{code: 302, scheme: scheme, keepPath: pathKept, requestHost: requestHost, hostAlone: hostAlone, prefix: prefix}
 	if r.StatusCode != nil {
 		out.code = *r.StatusCode
 	}
@@ -107,7 +129,10 @@ func constantRedirect(field string, r *gwv1.HTTPRequestRedirectFilter, listeners
 	if port != 0 && port != wellKnownPort(scheme) && (!requestHost || hostAlone) {
 		out.port = ":" + strconv.Itoa(int(port))
 	}
-	if !pathKept {
+	switch {
+	case prefix != nil:
+		out.path = prefix.location
+	case !pathKept:
 		out.path = *r.Path.ReplaceFullPath
 	}
 	return out
@@ -157,10 +182,13 @@ const requestPathVariable = "$tyk_context.path"
 // otherwise loops into <listenPath>/, and the loop changes the path (seen on the 5.4 line and v5.8.11: /r is
 // redirected to .../r/).
 func requestPathLocation(r *redirect, host string) tykoas.Header {
-	if !r.keepPath {
-		return tykoas.Header{Name: "Location", Value: r.locationFor(host)} // the request's host, a fixed path
+	switch {
+	case r.keepPath:
+		return tykoas.Header{Name: "Location", Value: r.locationFor(host) + requestPathVariable}
+	case r.prefix != nil:
+		return tykoas.Header{Name: "Location", Value: r.locationFor(host) + prefixRestVariable}
 	}
-	return tykoas.Header{Name: "Location", Value: r.locationFor(host) + requestPathVariable}
+	return tykoas.Header{Name: "Location", Value: r.locationFor(host)} // the request's host, a fixed path
 }
 
 // requestHostVariable is the context variable Tyk replaces with the request's Host header (r.Host, port included
@@ -168,23 +196,34 @@ func requestPathLocation(r *redirect, host string) tykoas.Header {
 const requestHostVariable = "$tyk_context.headers_Host"
 
 // hostAloneVariable is the context variable Tyk sets to the host part of the request's Host header (without a
-// port) when the operation's urlRewrite runs hostAloneTrigger: a requestContext rule's whole match is kept as
+// port) when the operation's urlRewrite runs locationTrigger: a requestContext rule's whole match is kept as
 // trigger-<n>-<name> (checkContextTrigger of its URL rewrite middleware), here trigger 0 on headers_Host.
 const hostAloneVariable = "$tyk_context.trigger-0-headers_Host"
 
-// hostAloneTrigger is the urlRewrite of a redirect's operation that names the host alone: its one trigger
-// matches headers_Host's host part (a bracketed IPv6 literal, or everything up to a colon), which Tyk keeps as
-// hostAloneVariable, and both it and the rule rewrite the path to itself. Tyk runs urlRewrite before the mock
-// response, which answers before any proxying, so the rewrite itself has no effect.
-func hostAloneTrigger() *tykoas.URLRewrite {
+// locationTrigger is the urlRewrite of a redirect's operation whose Location names part of a context variable,
+// or nil: its one trigger matches headers_Host's host part (a bracketed IPv6 literal, or everything up to a
+// colon), which Tyk keeps as hostAloneVariable, and the request's path after the replaced prefix
+// (prefixReplacement.pattern), kept as prefixRestVariable; both it and the rule rewrite the path to itself. Tyk
+// runs urlRewrite before the mock response, which answers before any proxying, so the rewrite itself has no
+// effect. Both rules always match on the operation's requests, so the trigger always holds.
+func locationTrigger(r *redirect) *tykoas.URLRewrite {
+	var rules []tykoas.URLRewriteRule
+	if r.hostAlone {
+		rules = append(rules, tykoas.URLRewriteRule{In: "requestContext", Name: "headers_Host", Pattern: `^(?:\[[^\]]*\]|[^:]*)`})
+	}
+	if r.prefix != nil {
+		rules = append(rules, tykoas.URLRewriteRule{In: "requestContext", Name: "path", Pattern: r.prefix.pattern})
+	}
+	if len(rules) == 0 {
+		return nil
+	}
 	return &tykoas.URLRewrite{Enabled: true, Pattern: "(.*)", RewriteTo: "$1", Triggers: []tykoas.URLRewriteTrigger{{
-		Condition: "all", RewriteTo: "$1",
-		Rules: []tykoas.URLRewriteRule{{In: "requestContext", Name: "headers_Host", Pattern: `^(?:\[[^\]]*\]|[^:]*)`}}}}}
+		Condition: "all", RewriteTo: "$1", Rules: rules}}}
 }
 
 // fromRequest reports whether the redirect's Location takes part of the request (its path or its host), so that
 // the response header transform writes it (requestPathLocation).
-func (r *redirect) fromRequest() bool { return r.keepPath || r.requestHost }
+func (r *redirect) fromRequest() bool { return r.keepPath || r.requestHost || r.prefix != nil }
 
 func sameScheme(ls []listenerFacts) (string, bool) {
 	if len(ls) == 0 {

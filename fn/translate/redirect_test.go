@@ -3,6 +3,7 @@ package translate
 import (
 	"fmt"
 	"reflect"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -111,7 +112,7 @@ func TestConstantRedirect(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var fields []string
-			got := constantRedirect(f, c.r, c.listeners, false, false, false, func(field, _ string, _ ...any) { fields = append(fields, field) })
+			got := constantRedirect(f, c.r, c.listeners, redirectServing{}, func(field, _ string, _ ...any) { fields = append(fields, field) })
 			sort.Strings(fields)
 			if !reflect.DeepEqual(fields, c.want.fields) {
 				t.Fatalf("rejected fields = %v, want %v", fields, c.want.fields)
@@ -141,7 +142,7 @@ func TestRedirectKeepsPath(t *testing.T) {
 	host := ptr(gwv1.PreciseHostname("example.org"))
 	var fields []string
 	reject := func(field, _ string, _ ...any) { fields = append(fields, field) }
-	got := constantRedirect(f, &gwv1.HTTPRequestRedirectFilter{Hostname: host, StatusCode: ptr(301)}, []listenerFacts{http8080}, true, false, false, reject)
+	got := constantRedirect(f, &gwv1.HTTPRequestRedirectFilter{Hostname: host, StatusCode: ptr(301)}, []listenerFacts{http8080}, redirectServing{keepPath: true}, reject)
 	if len(fields) > 0 || got == nil || !got.keepPath || got.code != 301 || got.locationFor("api.example.com") != "http://example.org:8080" {
 		t.Fatalf("redirect = %+v, rejected %v", got, fields)
 	}
@@ -150,12 +151,12 @@ func TestRedirectKeepsPath(t *testing.T) {
 	}
 	got = constantRedirect(f, &gwv1.HTTPRequestRedirectFilter{Hostname: host,
 		Path: &gwv1.HTTPPathModifier{Type: gwv1.PrefixMatchHTTPPathModifier, ReplacePrefixMatch: ptr("/catalog")}},
-		[]listenerFacts{http80}, true, false, false, reject)
+		[]listenerFacts{http80}, redirectServing{keepPath: true}, reject)
 	if got != nil || !reflect.DeepEqual(fields, []string{f + ".path"}) {
 		t.Fatalf("ReplacePrefixMatch: redirect = %+v, rejected %v", got, fields)
 	}
 	fields = nil
-	if got = constantRedirect(f, &gwv1.HTTPRequestRedirectFilter{}, []listenerFacts{http80}, true, false, false, reject); got != nil ||
+	if got = constantRedirect(f, &gwv1.HTTPRequestRedirectFilter{}, []listenerFacts{http80}, redirectServing{keepPath: true}, reject); got != nil ||
 		!reflect.DeepEqual(fields, []string{f + ".hostname"}) {
 		t.Fatalf("no hostname: redirect = %+v, rejected %v", got, fields)
 	}
@@ -175,7 +176,7 @@ func TestRedirectKeepsHost(t *testing.T) {
 		messages = append(messages, fmt.Sprintf(format, args...))
 	}
 	toHTTPS := &gwv1.HTTPRequestRedirectFilter{Scheme: ptr("https"), StatusCode: ptr(301)}
-	got := constantRedirect(f, toHTTPS, []listenerFacts{exact}, true, true, false, reject)
+	got := constantRedirect(f, toHTTPS, []listenerFacts{exact}, redirectServing{keepPath: true, keepHost: true}, reject)
 	if len(fields) > 0 || got == nil || !got.keepPath || got.code != 301 {
 		t.Fatalf("scheme only: redirect = %+v, rejected %v", got, messages)
 	}
@@ -186,14 +187,14 @@ func TestRedirectKeepsHost(t *testing.T) {
 		}
 	}
 	got = constantRedirect(f, &gwv1.HTTPRequestRedirectFilter{Port: ptr(gwv1.PortNumber(8443)), Path: fullPath("/login")},
-		[]listenerFacts{exact}, false, true, false, reject)
+		[]listenerFacts{exact}, redirectServing{keepHost: true}, reject)
 	if len(fields) > 0 || got == nil || got.locationFor("shop.example.com") != "http://shop.example.com:8443/login" {
 		t.Fatalf("full path: redirect = %+v, rejected %v", got, messages)
 	}
 	for _, hosts := range [][]string{{"shop.example.com", "*.example.com"}, {""}} {
 		fields, messages = nil, nil
 		l := listenerFacts{scheme: "http", port: 80, hostnames: hosts}
-		if got := constantRedirect(f, toHTTPS, []listenerFacts{exact, l}, true, true, false, reject); got != nil ||
+		if got := constantRedirect(f, toHTTPS, []listenerFacts{exact, l}, redirectServing{keepPath: true, keepHost: true}, reject); got != nil ||
 			!reflect.DeepEqual(fields, []string{f + ".hostname"}) {
 			t.Fatalf("hostnames %q: redirect = %+v, rejected %v", hosts, got, fields)
 		}
@@ -202,7 +203,7 @@ func TestRedirectKeepsHost(t *testing.T) {
 		}
 	}
 	fields, messages = nil, nil
-	if got := constantRedirect(f, toHTTPS, []listenerFacts{exact}, true, false, false, reject); got != nil ||
+	if got := constantRedirect(f, toHTTPS, []listenerFacts{exact}, redirectServing{keepPath: true}, reject); got != nil ||
 		!strings.Contains(strings.Join(messages, ""), "gateway-api profile") {
 		t.Fatalf("operator profile: redirect = %+v, rejected %v", got, messages)
 	}
@@ -218,14 +219,14 @@ func TestRedirectKeepsAHostThatIsNotExact(t *testing.T) {
 	for _, hosts := range [][]string{{""}, {"*.example.com"}} {
 		l := listenerFacts{scheme: "http", port: 80, hostnames: hosts}
 		fields = nil
-		got := constantRedirect(f, &gwv1.HTTPRequestRedirectFilter{StatusCode: ptr(303)}, []listenerFacts{l}, true, true, true, reject)
+		got := constantRedirect(f, &gwv1.HTTPRequestRedirectFilter{StatusCode: ptr(303)}, []listenerFacts{l}, redirectServing{keepPath: true, keepHost: true, hostFromRequest: true}, reject)
 		if len(fields) > 0 || got == nil || !got.requestHost || got.code != 303 {
 			t.Fatalf("hostnames %q: redirect = %+v, rejected %v", hosts, got, fields)
 		}
 		if h := requestPathLocation(got, hosts[0]); h.Value != "http://$tyk_context.headers_Host$tyk_context.path" {
 			t.Errorf("hostnames %q: Location %q", hosts, h.Value)
 		}
-		got = constantRedirect(f, &gwv1.HTTPRequestRedirectFilter{Path: fullPath("/new")}, []listenerFacts{l}, true, true, true, reject)
+		got = constantRedirect(f, &gwv1.HTTPRequestRedirectFilter{Path: fullPath("/new")}, []listenerFacts{l}, redirectServing{keepPath: true, keepHost: true, hostFromRequest: true}, reject)
 		if h := requestPathLocation(got, hosts[0]); h.Value != "http://$tyk_context.headers_Host/new" {
 			t.Errorf("hostnames %q: Location %q", hosts, h.Value)
 		}
@@ -237,7 +238,7 @@ func TestRedirectKeepsAHostThatIsNotExact(t *testing.T) {
 			{Scheme: ptr("https"), Port: ptr(gwv1.PortNumber(443))}: "https://$tyk_context.trigger-0-headers_Host$tyk_context.path",
 		} {
 			fields = nil
-			got := constantRedirect(f, r, []listenerFacts{l}, true, true, true, reject)
+			got := constantRedirect(f, r, []listenerFacts{l}, redirectServing{keepPath: true, keepHost: true, hostFromRequest: true}, reject)
 			if len(fields) > 0 || got == nil || !got.hostAlone {
 				t.Fatalf("hostnames %q, %+v: redirect = %+v, rejected %v", hosts, r, got, fields)
 			}
@@ -247,8 +248,68 @@ func TestRedirectKeepsAHostThatIsNotExact(t *testing.T) {
 		}
 		// Without the classic mock matching (an older tykVersion) it is refused as before.
 		fields = nil
-		if got := constantRedirect(f, &gwv1.HTTPRequestRedirectFilter{}, []listenerFacts{l}, true, true, false, reject); got != nil {
+		if got := constantRedirect(f, &gwv1.HTTPRequestRedirectFilter{}, []listenerFacts{l}, redirectServing{keepPath: true, keepHost: true}, reject); got != nil {
 			t.Errorf("hostnames %q, older Tyk: redirect = %+v", hosts, got)
+		}
+	}
+}
+
+// A ReplacePrefixMatch redirect (a Tyk that finds mock responses the classic way) writes the replacement and
+// what the request's path has after the matched prefix: the trigger's group, as Tyk's regexp finds it, gives
+// Gateway API's result on each path, whole segments replaced and no separator doubled.
+func TestRedirectReplacesPrefix(t *testing.T) {
+	const f = "spec.rules[0].filters[0].requestRedirect"
+	l := listenerFacts{scheme: "http", port: 80, hostnames: []string{""}}
+	prefixMatch := func(v string) []gwv1.HTTPRouteMatch {
+		return []gwv1.HTTPRouteMatch{{Path: &gwv1.HTTPPathMatch{Type: ptr(gwv1.PathMatchPathPrefix), Value: ptr(v)}}}
+	}
+	served := redirectServing{keepPath: true, keepHost: true, hostFromRequest: true, replacePrefix: true}
+	for _, c := range []struct {
+		match, replacement string
+		paths              map[string]string // request path -> Location's path
+	}{
+		{"/original-prefix", "/replacement-prefix", map[string]string{"/original-prefix/lemon": "/replacement-prefix/lemon",
+			"/original-prefix": "/replacement-prefix", "/original-prefix/": "/replacement-prefix/"}},
+		{"/strip/", "/", map[string]string{"/strip/x/y": "/x/y", "/strip": "/", "/strip/": "/"}},
+		{"/", "/v2", map[string]string{"/": "/v2/", "/a": "/v2/a"}},
+		{"/a.b", "/c/", map[string]string{"/a.b/d": "/c/d", "/a.b": "/c/"}},
+	} {
+		var fields []string
+		served.matches = prefixMatch(c.match)
+		r := &gwv1.HTTPRequestRedirectFilter{Path: &gwv1.HTTPPathModifier{Type: gwv1.PrefixMatchHTTPPathModifier, ReplacePrefixMatch: ptr(c.replacement)}}
+		got := constantRedirect(f, r, []listenerFacts{l}, served, func(field, _ string, _ ...any) { fields = append(fields, field) })
+		if got == nil || len(fields) > 0 || !got.fromRequest() {
+			t.Fatalf("%s -> %s: redirect = %+v, rejected %v", c.match, c.replacement, got, fields)
+		}
+		loc := requestPathLocation(got, "").Value
+		rw := locationTrigger(got)
+		if rw == nil || len(rw.Triggers) != 1 || len(rw.Triggers[0].Rules) != 1 || rw.Triggers[0].Rules[0].Name != "path" {
+			t.Fatalf("%s: trigger %+v", c.match, rw)
+		}
+		re := regexp.MustCompile(rw.Triggers[0].Rules[0].Pattern)
+		for path, want := range c.paths {
+			m := re.FindStringSubmatch(path)
+			if m == nil {
+				t.Errorf("%s: %s does not match %s", c.match, re, path)
+				continue
+			}
+			if got := strings.Replace(loc, prefixRestVariable, m[1], 1); got != "http://$tyk_context.headers_Host"+want {
+				t.Errorf("%s -> %s: %s is redirected to %s, want the path %s", c.match, c.replacement, path, got, want)
+			}
+		}
+	}
+	// The prefix must be known: one PathPrefix match. An older Tyk (mocks found only by the OpenAPI router) gets
+	// the refusal of before.
+	r := &gwv1.HTTPRequestRedirectFilter{Path: &gwv1.HTTPPathModifier{Type: gwv1.PrefixMatchHTTPPathModifier, ReplacePrefixMatch: ptr("/x")}}
+	two := append(prefixMatch("/a"), prefixMatch("/b")...)
+	for name, opt := range map[string]redirectServing{
+		"two matches": {keepPath: true, keepHost: true, hostFromRequest: true, replacePrefix: true, matches: two},
+		"older Tyk":   {keepHost: true, matches: prefixMatch("/a")},
+	} {
+		var fields []string
+		got := constantRedirect(f, r, []listenerFacts{l}, opt, func(field, _ string, _ ...any) { fields = append(fields, field) })
+		if got != nil || !strings.HasPrefix(fields[len(fields)-1], f+".path") {
+			t.Errorf("%s: redirect = %+v, rejected %v", name, got, fields)
 		}
 	}
 }

@@ -115,6 +115,9 @@ type redirect struct {
 	// copyBelow says the mock that keeps the path is repeated under the listen path (belowPath), for a Tyk
 	// that finds mocks through its OpenAPI router (slashPaths).
 	copyBelow bool
+	// prefix is a ReplacePrefixMatch's (redirectprefix.go); path is then the Location's path before the rest of
+	// the request's.
+	prefix *prefixReplacement
 }
 
 // slashPaths reports whether every match of a rule is a PathPrefix that ends with "/" (the default match, /,
@@ -157,6 +160,9 @@ func (b behaviour) key() string {
 		}
 		if rd.hostAlone {
 			sb.WriteString("hostAlone;")
+		}
+		if rd.prefix != nil {
+			fmt.Fprintf(&sb, "prefix=%q;", rd.prefix.pattern)
 		}
 	}
 	if b.timeout != nil {
@@ -245,7 +251,10 @@ func compileRule(i int, r gwv1.HTTPRouteRule, backends backendsOf, listeners []l
 	if below {
 		filterServed.redirectsKeepPath = true // slashPaths
 	}
-	prefix := compileFilters(f, r.Filters, &out.behaviour, listeners, filterServed, add)
+	redirects := redirectServing{keepPath: filterServed.redirectsKeepPath, keepHost: served.redirectsKeepHost,
+		hostFromRequest: served.redirectsKeepHost && served.exact == ExactServed,
+		replacePrefix:   served.redirectsKeepPath, matches: r.Matches}
+	prefix := compileFilters(f, r.Filters, &out.behaviour, listeners, filterServed, redirects, add)
 	checkAppends(f, r, exactFields, &out.behaviour, add, func(field, message string) {
 		out.approximations = append(out.approximations, Drop{Rule: i, Field: field, Message: message})
 	})
@@ -258,20 +267,24 @@ func compileRule(i int, r gwv1.HTTPRouteRule, backends backendsOf, listeners []l
 			}
 		}
 	}
-	if rd := out.behaviour.redirect; rd != nil && rd.keepPath {
-		rd.copyBelow = below
+	if rd := out.behaviour.redirect; rd != nil && (rd.keepPath || rd.prefix != nil) {
+		rd.copyBelow = below && rd.keepPath
 		for m, match := range r.Matches {
 			if len(match.Headers)+len(match.QueryParams) > 0 || match.Method != nil {
 				// Its path is then served by a router, and the internal API that would answer the redirect
 				// gets the request under its own listen path: $tyk_context.path would not be the client's path.
-				add(fmt.Sprintf("%s.matches[%d]", f, m), "a RequestRedirect that keeps the path, with a header, "+
-					"query parameter or method match, is not supported yet")
+				add(fmt.Sprintf("%s.matches[%d]", f, m), "a RequestRedirect that keeps the path or "+
+					"replaces its prefix, with a header, query parameter or method match, is not supported yet")
 			}
+		}
+		kept := "the Location keeps the request's path"
+		if rd.prefix != nil {
+			kept = "the Location keeps what follows the replaced prefix in the request's path"
 		}
 		for k, filter := range r.Filters {
 			if filter.Type == gwv1.HTTPRouteFilterRequestRedirect {
 				out.approximations = append(out.approximations, Drop{Rule: i, Field: fmt.Sprintf("%s.filters[%d].requestRedirect", f, k),
-					Message: "the Location keeps the request's path but not its query: Tyk has no context variable that holds the query"})
+					Message: kept + " but not its query: Tyk has no context variable that holds the query"})
 			}
 		}
 	}
@@ -314,7 +327,7 @@ var dollarDigit = regexp.MustCompile(`\$[0-9]`)
 // ReplacePrefixMatch replacement, which changes the upstream URL rather than an operation. Filter order has no
 // effect: Tyk applies its middleware in a fixed order, and headers are sorted.
 func compileFilters(f string, filters []gwv1.HTTPRouteFilter, b *behaviour, listeners []listenerFacts, served servedFeatures,
-	add func(field, format string, args ...any)) *string {
+	redirects redirectServing, add func(field, format string, args ...any)) *string {
 	var prefix *string
 	for k, filter := range filters {
 		ff := fmt.Sprintf("%s.filters[%d]", f, k)
@@ -355,8 +368,7 @@ func compileFilters(f string, filters []gwv1.HTTPRouteFilter, b *behaviour, list
 				}
 			}
 		case gwv1.HTTPRouteFilterRequestRedirect:
-			b.redirect = constantRedirect(ff+".requestRedirect", filter.RequestRedirect, listeners, served.redirectsKeepPath,
-				served.redirectsKeepHost, served.redirectsKeepHost && served.exact == ExactServed, add)
+			b.redirect = constantRedirect(ff+".requestRedirect", filter.RequestRedirect, listeners, redirects, add)
 		default:
 			add(ff, "%s filters are not supported by Tyk", filter.Type)
 		}

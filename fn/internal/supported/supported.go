@@ -36,6 +36,16 @@ var gatewayAPI = []features.FeatureName{
 	// without hostname on ports 80, 8080 and 443 share listen paths, and Tyk keeps one API per custom domain and
 	// listen path whatever its port (the render keeps the oldest route's: PathConflict).
 	features.SupportHTTPRouteParentRefPort,
+	// a parentRef's port that no listener of the Gateway has is refused (Accepted False, NoMatchingParent: the
+	// status package), which HTTPRouteInvalidParentRefNotMatchingListenerPort checks
+	features.SupportHTTPRouteDestinationPortMatching,
+	// Tyk proxies an Upgrade: websocket request when its tyk.conf enables it (http_server_options.enable_websockets,
+	// as examples/tyk-gateway/tyk.conf does), whatever the API: the render has nothing to write, and a backend's
+	// appProtocol kubernetes.io/ws needs nothing more (HTTPRouteBackendProtocolWebSocket passes on v5.14.0)
+	features.SupportHTTPRouteBackendProtocolWebSocket,
+	// a URLRewrite of the path, beside a requestHeaderModifier's add too (each internal API of the routed path
+	// rewrites as a plain API does: translate's appends.go)
+	features.SupportHTTPRoutePathRewrite,
 }
 
 // timeouts are listed when the APIs are for Tyk 5.14 or later (spec.tykVersion not older), which takes the
@@ -50,13 +60,16 @@ var timeouts = []features.FeatureName{
 // 5.8 line, 5.12.0 on; spec.tykVersion not older): the suite's 303, 307 and 308 redirects, and its scheme and port
 // redirects, have no hostname on a route of any host, so the Location names the request's Host header (or its
 // host part, which an urlRewrite trigger keeps, where the scheme or port changes), written by the response header
-// transform (translate's redirect.go), which only such a Tyk runs where the mock is found.
+// transform (translate's redirect.go), which only such a Tyk runs where the mock is found. A ReplacePrefixMatch
+// path is written the same way, with the rest of the request's path an urlRewrite trigger keeps
+// (translate's redirectprefix.go).
 var redirectCodes = []features.FeatureName{
 	features.SupportHTTPRoute303RedirectStatusCode,
 	features.SupportHTTPRoute307RedirectStatusCode,
 	features.SupportHTTPRoute308RedirectStatusCode,
 	features.SupportHTTPRouteSchemeRedirect,
 	features.SupportHTTPRoutePortRedirect,
+	features.SupportHTTPRoutePathRedirect,
 }
 
 // Features is status.supportedFeatures of a GatewayClass under the function config, sorted by name as the field
