@@ -40,6 +40,8 @@ func TestRealTykListenerHostnames(t *testing.T) {
 		{"ap.shop.com", "/", stores, "spec.rules[1]"},
 		{"apix.shop.com", "/catalog", stores, "spec.rules[0]"},
 		{"www2.shop.com", "/", stores, "spec.rules[1]"},
+		{"www2.shop.com:80", "/", stores, "spec.rules[1]"}, // with a port: the isolated domain takes it itself
+		{"www.shop.com:80", "/catalog/1", "shop/www", "spec.rules[0]"},
 		{"multiple.prefixes.shop.com", "/", stores, "spec.rules[1]"},
 		{"api.v2.shop.com", "/", stores, "spec.rules[1]"},
 		{"x.shop.net", "/catalog", stores, "spec.rules[0]"},

@@ -17,10 +17,15 @@ func APIID(routeNamespace, routeName, path, gatewayNamespace, gatewayName, hostn
 }
 
 // customDomain writes an effective hostname as Tyk's custom domain, a gorilla/mux host template: a wildcard
-// label becomes a named pattern, so "*.example.com" is "{h:.+}.example.com".
+// label becomes a named pattern, so "*.example.com" is "{h:.+}.example.com". No hostname has no custom domain.
+// Where other listeners of the Gateway on the port claim hostnames within it (isolated, isolation.go), a
+// wildcard or no hostname is every host but theirs: isolatedDomain.
 func customDomain(hostname string, isolated []string) string {
+	if d := isolatedDomain("h", hostname, isolated); d != "" {
+		return d
+	}
 	if strings.HasPrefix(hostname, "*.") {
-		return "{h:" + wildcardLabels(hostname, isolated) + "}" + hostname[1:]
+		return "{h:.+}" + hostname[1:]
 	}
 	return hostname
 }
@@ -32,9 +37,12 @@ func customDomain(hostname string, isolated []string) string {
 // "{http:shop}.example.com" and "*.example.com" is "{http:.+}.example.com". gorilla/mux anchors a host template and compares the host without its port when the
 // template has no ":" (as here), so exactly the hosts of customDomain reach the API.
 func plainDomain(hostname, name string, isolated []string) string {
+	if d := isolatedDomain(name, hostname, isolated); d != "" {
+		return d
+	}
 	label, rest, more := strings.Cut(hostname, ".")
 	if label == "*" {
-		label = wildcardLabels(hostname, isolated)
+		label = ".+"
 	} else {
 		label = regexp.QuoteMeta(label)
 	}

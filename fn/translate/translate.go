@@ -98,13 +98,21 @@ type API struct {
 	// bySegment says the plain API's listen path takes its PathPrefix by whole segments (segments.go), not as a
 	// string prefix.
 	bySegment bool
-	// isolated are the exact hostnames the API's wildcard custom domain leaves out (isolation.go).
+	// isolated are the hostnames (exact, or wildcards inside its own) the custom domain of an API of a wildcard
+	// or of no hostname leaves out (isolation.go).
 	isolated []string
 }
 
 // Isolates reports whether the API's custom domain leaves out host, which another listener of its Gateway
 // claims (isolation.go), so that Tyk never gives the API host's requests.
-func (a *API) Isolates(host string) bool { return contains(a.isolated, host) }
+func (a *API) Isolates(host string) bool {
+	for _, h := range a.isolated {
+		if h == host || (strings.HasPrefix(h, "*.") && attachment.HostTakes(h, host)) {
+			return true
+		}
+	}
+	return false
+}
 
 // domain is the API's custom domain ("" for none): its hostname as a mux host template.
 func (a *API) domain() string {
@@ -263,7 +271,10 @@ func translateRoute(r *attachment.Route, dp DataPlanes, pp *portPlan, bases Base
 			hostCerts := certificates(parent, host, dp.Org(gw), leaves)
 			var isolated []string
 			if dp.ListenerIsolation() {
-				isolated = isolatedHosts(parent, host)
+				var covered bool
+				if isolated, covered = isolatedHosts(parent, host); covered {
+					continue // every host of it is a more specific listener's: no request would reach its APIs
+				}
 			}
 			ports := pp.ports(parent, host)
 			for _, port := range ports {

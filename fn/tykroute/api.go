@@ -223,13 +223,24 @@ func atBoundary(lp, p string) bool {
 	return p == lp || strings.HasPrefix(p[len(lp):], "/")
 }
 
-// hostMatches matches host against a gorilla/mux host template: the template compiles to an anchored regular
-// expression whose literal parts are quoted and whose {name:pattern} parts (default pattern [^.]+) are
-// groups. A pattern with capturing groups of its own is an error, as in gorilla/mux (which panics).
+// hostMatches matches host (the Host header, port included) against a gorilla/mux host template: the template
+// compiles to an anchored regular expression whose literal parts are quoted and whose {name:pattern} parts
+// (default pattern [^.]+) are groups. A pattern with capturing groups of its own is an error, as in
+// gorilla/mux (which panics). gorilla/mux drops the port (everything from the first colon) only when that
+// expression has no ":" (its wildcardHostPort), so a template with a non-capturing group "(?:" is matched
+// against the host and its port (seen on v5.14.0).
 func hostMatches(tpl, host string, ignoreCase bool) (bool, error) {
-	re, err := muxTemplate(tpl, "[^.]+", ignoreCase)
+	re, err := muxTemplate(tpl, "[^.]+", false)
 	if err != nil {
 		return false, err
+	}
+	if !strings.Contains(re.String(), ":") {
+		host = hostOnly(host)
+	}
+	if ignoreCase {
+		if re, err = muxTemplate(tpl, "[^.]+", true); err != nil {
+			return false, err
+		}
 	}
 	return re.MatchString(host), nil
 }

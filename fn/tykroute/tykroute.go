@@ -116,7 +116,7 @@ func Route(apis []*tykoas.Document, req Request, opt Options) Outcome {
 
 	all := apis
 	apis = onPort(apis, req.Port)
-	api := selectAPI(candidates(apis, hostOnly(req.Host), opt.version(), &out), reqPath, opt, &out)
+	api := selectAPI(candidates(apis, req.Host, opt.version(), &out), reqPath, opt, &out)
 	noteOrderChange(apis, api, req.Host, reqPath, opt, &out)
 	if api == nil {
 		out.Status = http.StatusNotFound
@@ -178,7 +178,7 @@ func noteOrderChange(apis []*tykoas.Document, chosen *candidate, host, reqPath s
 	later := opt
 	later.Version = orderedByListenPath
 	var scratch Outcome
-	other := selectAPI(candidates(apis, hostOnly(host), orderedByListenPath, &scratch), reqPath, later, &scratch)
+	other := selectAPI(candidates(apis, host, orderedByListenPath, &scratch), reqPath, later, &scratch)
 	name := func(c *candidate) string {
 		if c == nil {
 			return "no API"
