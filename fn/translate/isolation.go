@@ -77,11 +77,13 @@ func covers(h, host string) bool {
 }
 
 // within reports whether hostname h (exact or wildcard) names only hosts that host (a wildcard, or "" for any)
-// names too, and not all of them.
+// names too, and not all of them: never for an exact host, which names one.
 func within(host, h string) bool {
 	switch {
 	case host == "":
 		return true
+	case !strings.HasPrefix(host, "*."):
+		return false
 	case strings.HasPrefix(h, "*."):
 		return len(h) > len(host) && strings.HasSuffix(h[1:], host[1:])
 	}
@@ -98,8 +100,8 @@ func within(host, h string) bool {
 func isolatedDomain(name, host string, isolated []string) string {
 	var names string
 	switch {
-	case len(isolated) == 0:
-		return ""
+	case len(isolated) == 0 || (host != "" && !strings.HasPrefix(host, "*.")):
+		return "" // an exact host leaves nothing out: a listener that claims it claims it whole (isolatedHosts)
 	case host == "":
 		names = `\[[^\]]*\]|` + hostsExcept(isolated)
 	default:

@@ -111,3 +111,14 @@ func stringsUpTo(n int, alphabet ...string) []string {
 		from = to
 	}
 }
+
+// An exact host is inside no other name: within never takes a wildcard for part of it (shop.com beside *.shop.com
+// once wrote the exact listener's domain as "{h:(?:s|...)hop\.com}", which also took ahop.com).
+func TestWithinExactHost(t *testing.T) {
+	assert.False(t, within("shop.com", "*.shop.com"))
+	assert.False(t, within("shop.com", "shop.com"))
+	assert.True(t, within("*.shop.com", "a.shop.com"))
+	assert.True(t, within("*.shop.com", "*.a.shop.com"))
+	assert.False(t, within("*.shop.com", "*.shop.com"))
+	assert.True(t, within("", "*.shop.com"))
+}

@@ -81,16 +81,14 @@ func constantRedirect(field string, r *gwv1.HTTPRequestRedirectFilter, listeners
 		}
 	}
 	pathKept := r.Path == nil && opt.keepPath
-	var prefix *prefixReplacement
+	prefix := "" // ReplacePrefixMatch's trigger pattern
 	switch {
 	case pathKept:
 	case r.Path != nil && r.Path.Type == gwv1.FullPathHTTPPathModifier && r.Path.ReplaceFullPath != nil:
 	case r.Path != nil && r.Path.Type == gwv1.PrefixMatchHTTPPathModifier && opt.replacePrefix:
-		if prefix = replacedPrefix(r.Path.ReplacePrefixMatch, opt.matches, func(sub, format string, args ...any) {
+		prefix = replacedPrefix(r.Path.ReplacePrefixMatch, opt.matches, func(sub, format string, args ...any) {
 			fail(".path"+sub, format, args...)
-		}); prefix == nil {
-			ok = false
-		}
+		})
 	default:
 		fail(".path", "must be ReplaceFullPath: Tyk answers a redirect with a fixed Location, and any other path "+
 			"depends on the request")
@@ -119,7 +117,7 @@ func constantRedirect(field string, r *gwv1.HTTPRequestRedirectFilter, listeners
 	if !ok {
 		return nil
 	}
-	out := &redirect{code: 302, scheme: scheme, keepPath: pathKept, requestHost: requestHost, hostAlone: hostAlone, prefix: prefix}
+	out := &redirect{code: 302, scheme: scheme, keepPath: pathKept, requestHost: requestHost, hostAlone: hostAlone, prefixPattern: prefix}
 	if r.StatusCode != nil {
 		out.code = *r.StatusCode
 	}
@@ -130,8 +128,8 @@ func constantRedirect(field string, r *gwv1.HTTPRequestRedirectFilter, listeners
 		out.port = ":" + strconv.Itoa(int(port))
 	}
 	switch {
-	case prefix != nil:
-		out.path = prefix.location
+	case prefix != "":
+		out.path = *r.Path.ReplacePrefixMatch
 	case !pathKept:
 		out.path = *r.Path.ReplaceFullPath
 	}
@@ -185,7 +183,7 @@ func requestPathLocation(r *redirect, host string) tykoas.Header {
 	switch {
 	case r.keepPath:
 		return tykoas.Header{Name: "Location", Value: r.locationFor(host) + requestPathVariable}
-	case r.prefix != nil:
+	case r.prefixPattern != "":
 		return tykoas.Header{Name: "Location", Value: r.locationFor(host) + prefixRestVariable}
 	}
 	return tykoas.Header{Name: "Location", Value: r.locationFor(host)} // the request's host, a fixed path
@@ -203,7 +201,7 @@ const hostAloneVariable = "$tyk_context.trigger-0-headers_Host"
 // locationTrigger is the urlRewrite of a redirect's operation whose Location names part of a context variable,
 // or nil: its one trigger matches headers_Host's host part (a bracketed IPv6 literal, or everything up to a
 // colon), which Tyk keeps as hostAloneVariable, and the request's path after the replaced prefix
-// (prefixReplacement.pattern), kept as prefixRestVariable; both it and the rule rewrite the path to itself. Tyk
+// (prefixPattern), kept as prefixRestVariable; both it and the rule rewrite the path to itself. Tyk
 // runs urlRewrite before the mock response, which answers before any proxying, so the rewrite itself has no
 // effect. Both rules always match on the operation's requests, so the trigger always holds.
 func locationTrigger(r *redirect) *tykoas.URLRewrite {
@@ -211,8 +209,8 @@ func locationTrigger(r *redirect) *tykoas.URLRewrite {
 	if r.hostAlone {
 		rules = append(rules, tykoas.URLRewriteRule{In: "requestContext", Name: "headers_Host", Pattern: `^(?:\[[^\]]*\]|[^:]*)`})
 	}
-	if r.prefix != nil {
-		rules = append(rules, tykoas.URLRewriteRule{In: "requestContext", Name: "path", Pattern: r.prefix.pattern})
+	if r.prefixPattern != "" {
+		rules = append(rules, tykoas.URLRewriteRule{In: "requestContext", Name: "path", Pattern: r.prefixPattern})
 	}
 	if len(rules) == 0 {
 		return nil
@@ -223,7 +221,7 @@ func locationTrigger(r *redirect) *tykoas.URLRewrite {
 
 // fromRequest reports whether the redirect's Location takes part of the request (its path or its host), so that
 // the response header transform writes it (requestPathLocation).
-func (r *redirect) fromRequest() bool { return r.keepPath || r.requestHost || r.prefix != nil }
+func (r *redirect) fromRequest() bool { return r.keepPath || r.requestHost || r.prefixPattern != "" }
 
 func sameScheme(ls []listenerFacts) (string, bool) {
 	if len(ls) == 0 {

@@ -115,9 +115,9 @@ type redirect struct {
 	// copyBelow says the mock that keeps the path is repeated under the listen path (belowPath), for a Tyk
 	// that finds mocks through its OpenAPI router (slashPaths).
 	copyBelow bool
-	// prefix is a ReplacePrefixMatch's (redirectprefix.go); path is then the Location's path before the rest of
-	// the request's.
-	prefix *prefixReplacement
+	// prefixPattern is a ReplacePrefixMatch's trigger pattern (redirectprefix.go), "" for none; path is then the
+	// replacement, which the rest of the request's path follows in the Location.
+	prefixPattern string
 }
 
 // slashPaths reports whether every match of a rule is a PathPrefix that ends with "/" (the default match, /,
@@ -161,8 +161,8 @@ func (b behaviour) key() string {
 		if rd.hostAlone {
 			sb.WriteString("hostAlone;")
 		}
-		if rd.prefix != nil {
-			fmt.Fprintf(&sb, "prefix=%q;", rd.prefix.pattern)
+		if rd.prefixPattern != "" {
+			fmt.Fprintf(&sb, "prefix=%q;", rd.prefixPattern)
 		}
 	}
 	if b.timeout != nil {
@@ -267,7 +267,7 @@ func compileRule(i int, r gwv1.HTTPRouteRule, backends backendsOf, listeners []l
 			}
 		}
 	}
-	if rd := out.behaviour.redirect; rd != nil && (rd.keepPath || rd.prefix != nil) {
+	if rd := out.behaviour.redirect; rd != nil && (rd.keepPath || rd.prefixPattern != "") {
 		rd.copyBelow = below && rd.keepPath
 		for m, match := range r.Matches {
 			if len(match.Headers)+len(match.QueryParams) > 0 || match.Method != nil {
@@ -278,7 +278,7 @@ func compileRule(i int, r gwv1.HTTPRouteRule, backends backendsOf, listeners []l
 			}
 		}
 		kept := "the Location keeps the request's path"
-		if rd.prefix != nil {
+		if rd.prefixPattern != "" {
 			kept = "the Location keeps what follows the replaced prefix in the request's path"
 		}
 		for k, filter := range r.Filters {
