@@ -46,6 +46,10 @@ var gatewayAPI = []features.FeatureName{
 	// a URLRewrite of the path, beside a requestHeaderModifier's add too (each internal API of the routed path
 	// rewrites as a plain API does: translate's appends.go)
 	features.SupportHTTPRoutePathRewrite,
+	// the listeners of one Gateway on a port are isolated: a wildcard or hostless listener's APIs get a custom
+	// domain that leaves out the hostnames of the more specific listeners (translate's isolation.go);
+	// GatewayHTTPListenerIsolation passes on v5.14.0 and v5.8.11
+	features.SupportGatewayHTTPListenerIsolation,
 }
 
 // timeouts are listed when the APIs are for Tyk 5.14 or later (spec.tykVersion not older), which takes the
