@@ -14,11 +14,14 @@ import (
 )
 
 // certificates lists the Tyk certificate IDs an API on this hostname gets: the certificates of the HTTPS
-// listeners of the parent that give the route this hostname. An API with no hostname gets none (the reference
-// attaches certificates to APIs that have an effective hostname). The ID is what Tyk's Certificate Store
-// computes: the organisation ID followed by the hex SHA-256 of the leaf certificate's DER bytes.
-func certificates(p *attachment.Parent, host, org string, leaves *leafDigests) []string {
-	if host == "" {
+// listeners of the parent that give the route this hostname. An API with no hostname gets none in the reference
+// (it attaches certificates to APIs that have an effective hostname), and its listeners' with hostless: Tyk
+// offers the certificates of every API on a TLS port whose custom domain is enabled, whatever the server name
+// (its cert.go, getTLSConfigForClient), so an HTTPS listener without hostname has its certificate served though no
+// API of the port has a hostname. The ID is what Tyk's Certificate Store computes: the organisation ID followed
+// by the hex SHA-256 of the leaf certificate's DER bytes.
+func certificates(p *attachment.Parent, host, org string, leaves *leafDigests, hostless bool) []string {
+	if host == "" && !hostless {
 		return nil
 	}
 	seen := map[string]bool{}

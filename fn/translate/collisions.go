@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
@@ -50,6 +51,15 @@ func resolveCollisions(candidates []*API, routes []*Route) []*API {
 		}
 		w := winner.Route.Route
 		why := "two APIs with the same domain and listen path cannot both load in Tyk"
+		if a.Route == winner.Route && a.Parent.Gateway == winner.Parent.Gateway {
+			lose(byRoute[a.Route], a, status.ReasonPathConflict, fmt.Sprintf(
+				"%s on %s of Gateway %s/%s is served on one of its listeners' ports only: Tyk keeps one API per "+
+					"custom domain and listen path whatever its port, and this path cannot be written as another "+
+					"template (a mock response on a Tyk that finds mocks only under plain listen paths; give the "+
+					"listeners or the route hostnames)",
+				a.PathDescription(), hostDescription(a.Hostname), a.Parent.Gateway.Gateway.Namespace, a.Parent.Gateway.Gateway.Name))
+			continue
+		}
 		if a.port != winner.port {
 			why = "Tyk keeps one API per custom domain and listen path whatever its port, and without a hostname " +
 				"the APIs of the listeners on both ports have the same (give the listeners or the routes hostnames)"
@@ -68,10 +78,12 @@ func resolveCollisions(candidates []*API, routes []*Route) []*API {
 // claimKey is what two APIs must not share: the custom domain and listen path on one set of Tyk Gateways. Those
 // are the data plane of the Gateway when it has one (two Gateways can share it), else the Gateway itself
 // (claimWhere). The port takes no part, since Tyk keeps one API per custom domain and listen path whatever its
-// port; APIs of one hostname on two ports write their domains apart where they can (plainDomain), and so do not
-// share a key, but two without hostname (listeners without one on both ports) do.
+// port; APIs of one hostname on two ports write their domains apart (plainDomain), and APIs without hostname
+// their listen paths where they can (listenPathVariant), and so do not share a key; two that cannot (a
+// PathPrefix taken as a string prefix, on a release that finds mocks only under plain listen paths) do.
 func claimKey(a *API) string {
-	return claimWhere(a.dataPlane, a.Parent.Gateway.Gateway, 0) + "\n" + a.domain() + "\n" + a.ListenPath()
+	return claimWhere(a.dataPlane, a.Parent.Gateway.Gateway, 0) + "\n" + a.domain() + "\n" + a.ListenPath() +
+		"\n" + strconv.Itoa(a.variant)
 }
 
 func dataPlaneShared(candidates []*API, byRoute map[*attachment.Route]*Route) []*API {

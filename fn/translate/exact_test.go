@@ -73,3 +73,34 @@ func TestCompileExact(t *testing.T) {
 		})
 	}
 }
+
+// A listen path of an API without hostname that an API on a higher Tyk port has too is written as another
+// template of the same paths, by a variable of another name and the same length; a plain prefix that does not
+// end with "/", a plain one on a release whose mocks need plain listen paths, and variants past the letters keep
+// the listen path (and so the conflict).
+func TestListenPathVariant(t *testing.T) {
+	for _, c := range []struct {
+		lp        string
+		variant   int
+		templates bool
+		want      string
+		ok        bool
+	}{
+		{"/v2{p:/|$}", 1, true, "/v2{q:/|$}", true},
+		{"/v2{p:/|$}", 2, false, "/v2{r:/|$}", true}, // a template already: no mock found the classic way is lost
+		{"/healthz{exact:$}", 1, true, "/healthz{exacq:$}", true},
+		{"/docs{exact:/$}", 3, true, "/docs{exacs:/$}", true},
+		{"/{exact:$}", 1, true, "/{exacq:$}", true},
+		{"/", 1, true, "/{q:$|}", true},
+		{"/api/", 2, true, "/api/{r:$|}", true},
+		{"/", 1, false, "/", false},
+		{"/v2", 1, true, "/v2", false},
+		{"/v2{p:/|$}", 0, true, "/v2{p:/|$}", false},
+		{"/v2{p:/|$}", len(variantNames) + 1, true, "/v2{p:/|$}", false},
+		{"/v2{p:/|$}", len(variantNames), true, "/v2{z:/|$}", true},
+	} {
+		got, ok := listenPathVariant(c.lp, c.variant, c.templates)
+		assert.Equal(t, c.want, got, "%s variant %d", c.lp, c.variant)
+		assert.Equal(t, c.ok, ok, "%s variant %d", c.lp, c.variant)
+	}
+}

@@ -31,7 +31,7 @@ func customDomain(hostname string, isolated []string) string {
 }
 
 // plainDomain writes the hostname of an API whose hostname and listen path an API on a higher Tyk port has too
-// (sharedDomains) as a host template that matches the same hosts but is another string, since Tyk keeps one API
+// (sharedClaims) as a host template that matches the same hosts but is another string, since Tyk keeps one API
 // per custom domain string and listen path whatever its port: the first label becomes a variable named name
 // whose pattern is the label itself, so on the listen_port (name "http") "shop.example.com" is
 // "{http:shop}.example.com" and "*.example.com" is "{http:.+}.example.com". gorilla/mux anchors a host template and compares the host without its port when the

@@ -144,59 +144,76 @@ func serverProtocol(p *attachment.Parent, host string, port int) string {
 	return "http"
 }
 
-// sharedDomains names the host template variable (plainDomain) of the APIs whose claim (claimWhere on the
-// listen_port, hostname, listen path) APIs on other Tyk ports make too: an HTTP listener and an HTTPS listener
-// of the same hostname, each with its own route on the same path, as in the redirect of plain HTTP to HTTPS
-// beside the HTTPS route, or HTTP listeners of one hostname on two ports. Gateway API serves each, and Tyk routes
-// the ports apart, but Tyk loads one API per custom domain and listen path whatever its port (a second one's
-// listen path is renamed, seen in its api_loader's countApisByListenHash), so every port's API but the highest
-// port's writes its hostname as another host template that matches the same hosts: "http" names the variable
-// on the listen_port, "p<port>" on another port. The key is the claim and the port. The listen paths are read
-// from the routes' matches, before the rules are compiled: a path whose rules are all dropped still counts, which
-// only changes how a domain is written. A claim without hostname keeps its conflict: no host template stands for
-// "any host" without changing Tyk's order.
-func (pp *portPlan) sharedDomains(res *attachment.Result) map[string]string {
-	out := map[string]string{}
+// sharedClaim says how an API is written apart from the APIs on higher Tyk ports that make its claim too
+// (sharedClaims): the zero value for one that needs nothing.
+type sharedClaim struct {
+	// domainVar names the host template variable of an API of a hostname (plainDomain).
+	domainVar string
+	// variant numbers the listen path of an API without hostname (listenPathVariant).
+	variant int
+}
+
+// sharedClaims says how the APIs whose claim (claimWhere on the listen_port, hostname, listen path) APIs on
+// other Tyk ports make too are written: an HTTP listener and an HTTPS listener of the same hostname, each with
+// its own route on the same path, as in the redirect of plain HTTP to HTTPS beside the HTTPS route, or HTTP
+// listeners of one hostname on two ports. Gateway API serves each, and Tyk routes the ports apart, but Tyk
+// loads one API per custom domain and listen path whatever its port (a second one's listen path is renamed,
+// seen in its api_loader's countApisByListenHash), so every port's API but the highest port's is written as
+// another string that Tyk serves alike:
+//   - of a hostname, its custom domain is another host template that matches the same hosts (plainDomain):
+//     "http" names the variable on the listen_port, "p<port>" on another port;
+//   - without hostname, no host template stands for "any host" without changing Tyk's order (custom domains
+//     first), so its listen path is another template that takes the same paths and that Tyk orders alike
+//     (listenPathVariant), numbered from 1 down the ports.
+//
+// The key is the claim and the port (sharedDomainKey). The listen paths are read from the routes' matches,
+// before the rules are compiled: a path whose rules are all dropped still counts, which only changes how an API
+// is written.
+func (pp *portPlan) sharedClaims(res *attachment.Result) map[string]sharedClaim {
+	out := map[string]sharedClaim{}
 	if !pp.own {
 		return out
 	}
-	ports := map[string]map[int]bool{}
+	type claim struct{ where, host, listenPath string }
+	ports := map[claim]map[int]bool{}
 	for _, r := range res.Routes {
 		for _, parent := range r.Parents {
 			if parent.Accepted.Status != metav1.ConditionTrue {
 				continue
 			}
 			for _, host := range parentHostnames(parent) {
-				if host == "" {
-					continue
-				}
-				where := claimWhere(dataPlaneOf(parent.Gateway), parent.Gateway.Gateway, 0) + "\n" + host + "\n"
+				where := claimWhere(dataPlaneOf(parent.Gateway), parent.Gateway.Gateway, 0)
 				for _, port := range pp.ports(parent, host) {
 					for _, lp := range matchListenPaths(r.Route) {
-						if ports[where+lp] == nil {
-							ports[where+lp] = map[int]bool{}
+						c := claim{where, host, lp}
+						if ports[c] == nil {
+							ports[c] = map[int]bool{}
 						}
-						ports[where+lp][port] = true
+						ports[c][port] = true
 					}
 				}
 			}
 		}
 	}
-	for claim, on := range ports {
-		highest := -1
+	for c, on := range ports {
+		down := make([]int, 0, len(on))
 		for port := range on {
-			highest = max(highest, port)
+			down = append(down, port)
 		}
-		for port := range on {
-			if port != highest {
-				out[sharedDomainKey(claim, port)] = domainVariable(port)
+		sort.Sort(sort.Reverse(sort.IntSlice(down)))
+		for i, port := range down[1:] {
+			key := sharedDomainKey(c.where+"\n"+c.host+"\n"+c.listenPath, port)
+			if c.host == "" {
+				out[key] = sharedClaim{variant: i + 1}
+			} else {
+				out[key] = sharedClaim{domainVar: domainVariable(port)}
 			}
 		}
 	}
 	return out
 }
 
-// sharedDomainKey is sharedDomains' key: the claim and the Tyk port.
+// sharedDomainKey is sharedClaims' key: the claim and the Tyk port.
 func sharedDomainKey(claim string, port int) string { return claim + "\n" + strconv.Itoa(port) }
 
 // domainVariable is the name of the host template variable of an API on Tyk port port whose claim an API on a
@@ -254,11 +271,9 @@ func (pp *portPlan) ports(p *attachment.Parent, host string) []int {
 	if len(out) == 0 {
 		return []int{0}
 	}
-	if host == "" {
-		// Without a hostname the APIs of two ports would have the same domain (none) and listen path, which Tyk
-		// does not load both of: one API, on the lowest port (listen_port, as in the reference, when it is one).
-		return out[:1]
-	}
+	// Without a hostname the APIs of two ports have the same domain (none) and listen path, which Tyk does not
+	// load both of: each but the highest port's writes its listen path otherwise (sharedClaims), and where it
+	// cannot, one of them is kept (resolveCollisions).
 	return out
 }
 

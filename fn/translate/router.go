@@ -397,6 +397,15 @@ func shorterAPI(public []*API, router *API) *API {
 	return best
 }
 
+// routerListenPath is the listen path of a router API (a router holds no mock response, so a PathPrefix takes
+// whole segments on every release of the gateway-api profile: routerBySegment), before listenPathVariant.
+func (a *API) routerListenPath() string {
+	if a.bySegment {
+		return SegmentListenPath(a.Path)
+	}
+	return a.ListenPath()
+}
+
 // internalTarget is the rewriteTo that sends a request into an internal API: its path and query ($1) behind the
 // internal API's own prefix.
 func internalTarget(id string) string { return "tyk://" + id + "/" + id + "$1" }
@@ -412,9 +421,9 @@ const routerPattern = "^(?:[a-z]+://[^/]*)?(.*)$"
 // outside OpenAPI's (no operation) reaches: Tyk answers it 500.
 func routerDocument(a *API, fallback func() string) *tykoas.Document {
 	c := a.claim
-	lp := a.ListenPath()
-	if a.bySegment {
-		lp = SegmentListenPath(a.Path)
+	lp := a.routerListenPath()
+	if v, ok := listenPathVariant(lp, a.variant, true); ok {
+		lp = v
 	}
 	d := frame(a.ID, a.domain(), lp, true, c.tags, c.certs)
 	d.Tyk.Upstream = (&upstreamSpec{}).upstream(a.Path)

@@ -40,6 +40,36 @@ func PrefixOfListenPath(listenPath string) string {
 	return strings.TrimSuffix(listenPath, segmentVariable)
 }
 
+// variantNames name the variables of listenPathVariant's templates, one letter per variant from 1 on, and no
+// more variants than letters: one more port than that with the same listen path keeps its conflict.
+const variantNames = "qrstuvwxyz"
+
+// listenPathVariant is listen path lp written otherwise for variant v (0: lp itself), for an API without
+// hostname whose listen path an API on another Tyk port has too (sharedClaims): Tyk keeps one API per custom
+// domain and listen path string whatever its port, and "any host" has no custom domain that keeps Tyk's order.
+// The variant is a gorilla/mux template that takes the same paths and that Tyk orders alike (its
+// listenPathLength, from 5.8.0, is the same), by a variable of another name of the same length: the segment
+// variable "/v2{p:/|$}" becomes "/v2{q:/|$}", an Exact path's "/v2{exact:$}" becomes "/v2{exacq:$}", and a
+// prefix that ends with "/" gains a variable that is a whole segment, takes the empty string and so counts
+// nothing: "/" becomes "/{q:$|}". That last one makes a plain listen path a template, which a release that finds
+// mock responses with its OpenAPI router does not serve under (bySegment): templates says it may. ok is false
+// where no variant is written (v out of range, or another listen path), and lp then keeps its conflict.
+func listenPathVariant(lp string, v int, templates bool) (out string, ok bool) {
+	if v < 1 || v > len(variantNames) {
+		return lp, false
+	}
+	name := variantNames[v-1 : v]
+	switch {
+	case strings.HasSuffix(lp, segmentVariable):
+		return strings.TrimSuffix(lp, segmentVariable) + "{" + name + ":/|$}", true
+	case strings.Contains(lp, "{"+exactVariable+":") && strings.HasSuffix(lp, "}"):
+		return strings.Replace(lp, "{"+exactVariable+":", "{"+exactVariable[:len(exactVariable)-1]+name+":", 1), true
+	case templates && strings.HasSuffix(lp, "/") && !strings.Contains(lp, "{"):
+		return lp + "{" + name + ":$|}", true
+	}
+	return lp, false
+}
+
 // bySegment reports whether the plain API of plan gets a segment listen path: a PathPrefix value that does not
 // end with "/", where the release serves templated listen paths (ExactServed), or on an older release of the
 // gateway-api profile where the API holds no mock response (before 5.8.12 and 5.12.0 Tyk finds mock responses

@@ -50,6 +50,9 @@ type DataPlanes interface {
 	// ListenerIsolation says whether a wildcard hostname's custom domain leaves out the exact hostnames of the
 	// Gateway's other listeners on its port (isolation.go): the gateway-api profile.
 	ListenerIsolation() bool
+	// HostlessCertificates says whether an API without hostname on an HTTPS listener's port gets the
+	// listener's certificates (certificates.go): the gateway-api profile; the reference gives it none.
+	HostlessCertificates() bool
 }
 
 // Bases gives the attached definition whose base document applies to a route's APIs on a Gateway (nil: none).
@@ -101,6 +104,9 @@ type API struct {
 	// isolated are the hostnames (exact, or wildcards inside its own) the custom domain of an API of a wildcard
 	// or of no hostname leaves out (isolation.go).
 	isolated []string
+	// variant, when set, says an API on a higher port has no hostname either and the same listen path, so this
+	// one's listen path is written otherwise (listenPathVariant, with variant as its number).
+	variant int
 }
 
 // Isolates reports whether the API's custom domain leaves out host, which another listener of its Gateway
@@ -197,7 +203,7 @@ func translate(res *attachment.Result, dp DataPlanes, bases Bases, encode bool) 
 	leaves := &leafDigests{}
 	pp := newPortPlan(res, dp.ListenersOwnPorts())
 	routed := routerKeys(res, dp, pp)
-	shared := pp.sharedDomains(res)
+	shared := pp.sharedClaims(res)
 	all := parallel.Map(len(res.Routes), func(i int) translated {
 		tr, apis := translateRoute(res.Routes[i], dp, pp, bases, leaves, routed, shared)
 		if encode {
@@ -225,7 +231,7 @@ func translate(res *attachment.Result, dp DataPlanes, bases Bases, encode bool) 
 // translateRoute compiles the route's rules once (they do not depend on the parent) and makes one API per
 // accepted parent, effective hostname and path value.
 func translateRoute(r *attachment.Route, dp DataPlanes, pp *portPlan, bases Bases, leaves *leafDigests, routed map[string]bool,
-	shared map[string]string) (*Route, []*API) {
+	shared map[string]sharedClaim) (*Route, []*API) {
 	hr := r.Route
 	tr := &Route{Route: r, Lost: map[int][]Loss{}, Rejected: map[int]Rejection{}, sharedServes: dp.SharedDataPlaneServes()}
 	listeners := admittingListenerFacts(r)
@@ -268,7 +274,7 @@ func translateRoute(r *attachment.Route, dp DataPlanes, pp *portPlan, bases Base
 		var parentAPIs []*API
 		var conflicts []string
 		for _, host := range parentHostnames(parent) {
-			hostCerts := certificates(parent, host, dp.Org(gw), leaves)
+			hostCerts := certificates(parent, host, dp.Org(gw), leaves, dp.HostlessCertificates())
 			var isolated []string
 			if dp.ListenerIsolation() {
 				var covered bool
@@ -292,18 +298,28 @@ func translateRoute(r *attachment.Route, dp DataPlanes, pp *portPlan, bases Base
 					}
 					seen[id] = true
 					key := host + "\n" + plan.listenPath()
-					domainVar := shared[sharedDomainKey(claimWhere(dataPlaneOf(parent.Gateway), gw, 0)+"\n"+key, port)]
+					sh := shared[sharedDomainKey(claimWhere(dataPlaneOf(parent.Gateway), gw, 0)+"\n"+key, port)]
+					domainVar := sh.domainVar
 					if plan.routed(served.conditions) || routed[claimWhere(dataPlaneOf(parent.Gateway), gw, port)+"\n"+key] {
 						for _, api := range routedAPIs(r, parent, host, idHost, plan, byIndex, tags, certs, port, domainVar, served.exact, isolated) {
 							if api.Role == RoleInternal && base != nil {
 								api.Base = base
 								conflicts = append(conflicts, base.Conflicts(api.Document)...)
 							}
+							if api.Role == RoleRouter {
+								if _, ok := listenPathVariant(api.routerListenPath(), sh.variant, true); ok {
+									api.variant = sh.variant
+								}
+							}
 							parentAPIs = append(parentAPIs, api)
 						}
 						continue
 					}
 					doc := document(id, host, domainOf(host, domainVar, isolated), plan, tags, certs, served.exact)
+					variant := 0
+					if lp, ok := listenPathVariant(doc.Tyk.Server.ListenPath.Value, sh.variant, served.exact == ExactServed || !hasMock(doc)); ok {
+						doc.Tyk.Server.ListenPath.Value, variant = lp, sh.variant
+					}
 					if port != 0 {
 						doc.Tyk.Server.Protocol, doc.Tyk.Server.Port = serverProtocol(parent, host, port), port
 					}
@@ -312,8 +328,8 @@ func translateRoute(r *attachment.Route, dp DataPlanes, pp *portPlan, bases Base
 					}
 					parentAPIs = append(parentAPIs, &API{ID: id, Route: r, Parent: parent, Hostname: host, Path: plan.path,
 						Exact: plan.exact, Rules: plan.rules, Document: doc, Base: base, dataPlane: dataPlaneOf(parent.Gateway),
-						port: port, domainVar: domainVar, idHost: idHost, bySegment: doc.Tyk.Server.ListenPath.Value != plan.listenPath(),
-						isolated: isolated})
+						port: port, domainVar: domainVar, idHost: idHost, bySegment: bySegment(plan, served.exact, doc),
+						isolated: isolated, variant: variant})
 				}
 			}
 		}
@@ -389,7 +405,8 @@ func document(id, hostname, domain string, plan *pathPlan, tags, certs []string,
 func frame(id, domain, listenPath string, strip bool, tags, certs []string) *tykoas.Document {
 	d := tykoas.NewDocument(id)
 	d.Tyk.Server.ListenPath = tykoas.ListenPath{Value: listenPath, Strip: strip}
-	if domain != "" {
+	if domain != "" || len(certs) > 0 {
+		// no domain: Tyk routes the API by no host, and offers the certificates for every server name on its port
 		d.Tyk.Server.CustomDomain = &tykoas.CustomDomain{Enabled: true, Name: domain, Certificates: certs}
 	}
 	if len(tags) > 0 {

@@ -67,6 +67,11 @@ func (e Environment) HeaderAndQueryMatches() bool { return e.gatewayAPI }
 // isolation.go), as Gateway API gives a request to the most specific listener; the reference writes "{h:.+}".
 func (e Environment) ListenerIsolation() bool { return e.gatewayAPI }
 
+// HostlessCertificates implements translate.DataPlanes: in the gateway-api profile an API without hostname on an
+// HTTPS listener's TLS port gets the listener's certificates (in a custom domain enabled with no name), so Tyk
+// serves them for any server name, as Gateway API asks of a listener without hostname; the reference gives none.
+func (e Environment) HostlessCertificates() bool { return e.gatewayAPI }
+
 // UnreadyBackendsResolve implements attachment.Environment: in the gateway-api profile a headless Service whose
 // EndpointSlices list no ready endpoint is resolved, its requests answered 500 until one is (Gateway API, and the
 // upstream suite's HTTPRouteServiceTypes); the operator profile keeps BackendNotFound.

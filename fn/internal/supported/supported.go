@@ -31,10 +31,10 @@ var gatewayAPI = []features.FeatureName{
 	features.SupportHTTPRouteNamedRouteRule,
 	// once a data plane's HTTP listeners are sent to more than one port of the Tyk Pods each is served on its own
 	// (translate's ports.go), on every release that loads the rendered APIs (server.port):
-	// HTTPRouteListenerPortMatching passes on v5.14.0 and v5.8.11. GatewayPort8080 is not listed though its own
-	// test passes: with the scheme and port redirects it also runs HTTPRouteRedirectPortAndScheme, whose routes
-	// without hostname on ports 80, 8080 and 443 share listen paths, and Tyk keeps one API per custom domain and
-	// listen path whatever its port (the render keeps the oldest route's: PathConflict).
+	// HTTPRouteListenerPortMatching passes on v5.14.0 and v5.8.11. Listeners without hostname on several ports
+	// share no listen path string (translate's listenPathVariant), so HTTPRouteRedirectPortAndScheme's routes on
+	// ports 80, 8080 and 443 are each served: GatewayPort8080.
+	features.SupportGatewayPort8080,
 	features.SupportHTTPRouteParentRefPort,
 	// a parentRef's port that no listener of the Gateway has is refused (Accepted False, NoMatchingParent: the
 	// status package), which HTTPRouteInvalidParentRefNotMatchingListenerPort checks
