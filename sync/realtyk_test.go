@@ -639,9 +639,14 @@ func TestRealTykSyncReplicas(t *testing.T) {
 		return tg
 	}
 	var out, log bytes.Buffer
+	base := gs[1].Reloads()
 	rep, err := tyksync.Run(context.Background(), tyksync.Options{Set: set, Target: client(gs[0], false), Out: &out, Err: &log})
 	require.NoError(t, err)
 	require.Zero(t, rep.Failed, out.String()+log.String())
+	// The group reload reaches the second replica through Redis, queued: counted only once it has begun there, so
+	// that the runs below count their own reloads (under load it began after them, and they counted [0 2]).
+	require.Eventually(t, func() bool { return gs[1].Reloads() > base }, 30*time.Second, 50*time.Millisecond,
+		"the second replica never began the group reload")
 	second, err := gs[1].LoadedIDs()
 	require.NoError(t, err)
 	assert.Empty(t, second, "the replica not written to lists no API, even after the group reload")
