@@ -1,9 +1,6 @@
 package e2e_test
 
 import (
-	"fmt"
-	"os"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -25,16 +22,9 @@ func TestRealTykHostlessPorts(t *testing.T) {
 	g := realtyk.Start(t, realtyk.Find(t))
 	version, err := tykroute.ParseVersion(g.Version)
 	require.NoError(t, err)
-	data, err := os.ReadFile("../fn/testdata/profile-gateway-api-hostless-ports/input.yaml")
-	require.NoError(t, err)
-	input := string(data)
-	for from, to := range map[string]int{"targetPort: 8080}": g.Port, "targetPort: 8081}": g.HTTPPorts[0], "targetPort: 8443}": g.TLSPort} {
-		require.Contains(t, input, from, "the story's Service changed shape")
-		input = strings.Replace(input, from, fmt.Sprintf("targetPort: %d}", to), 1)
-	}
-	input = strings.Replace(input, "spec: {profile: gateway-api}",
-		"spec: {profile: gateway-api, tykVersion: \""+renderedFor(version).String()+"\"}", 1)
-	require.Contains(t, input, "tykVersion", "the story's RenderConfig changed shape")
+	const story = "profile-gateway-api-hostless-ports"
+	input := forRelease(t, story, storyInput(t, story, map[string]int{"targetPort: 8080}": g.Port,
+		"targetPort: 8081}": g.HTTPPorts[0], "targetPort: 8443}": g.TLSPort}), version)
 	items, out := renderInput(t, input)
 
 	docs := unpreservedDocs(t, out)

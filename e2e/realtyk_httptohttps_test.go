@@ -1,7 +1,6 @@
 package e2e_test
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -22,9 +21,8 @@ func TestRealTykHTTPToHTTPS(t *testing.T) {
 	g := realtyk.Start(t, realtyk.Find(t))
 	version, err := tykroute.ParseVersion(g.Version)
 	require.NoError(t, err)
-	input := strings.Replace(tlsStoryInput(t, "profile-gateway-api-http-to-https", g), "spec: {profile: gateway-api}",
-		"spec: {profile: gateway-api, tykVersion: \""+renderedFor(version).String()+"\"}", 1)
-	require.Contains(t, input, "tykVersion", "the story's RenderConfig changed shape")
+	const story = "profile-gateway-api-http-to-https"
+	input := forRelease(t, story, tlsStoryInput(t, story, g), version)
 	items, out := renderInput(t, input)
 
 	docs := unpreservedDocs(t, out)

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"os"
 	"sort"
 	"strings"
 	"testing"
@@ -101,12 +100,5 @@ func TestRealTykHTTPListenerPorts(t *testing.T) {
 // and 8081 (an HTTP listener's own port) made Gateway g's listen_port and first HTTPPort.
 func httpPortsStoryInput(t *testing.T, story string, g *realtyk.Gateway) string {
 	t.Helper()
-	data, err := os.ReadFile("../fn/testdata/" + story + "/input.yaml")
-	require.NoError(t, err)
-	input := strings.Replace(string(data), "targetPort: 8080}", fmt.Sprintf("targetPort: %d}", g.Port), 1)
-	input = strings.Replace(input, "targetPort: 8081}", fmt.Sprintf("targetPort: %d}", g.HTTPPorts[0]), 1)
-	for _, p := range []int{g.Port, g.HTTPPorts[0]} {
-		require.Contains(t, input, fmt.Sprintf("targetPort: %d}", p), "story %s: its Service changed shape", story)
-	}
-	return input
+	return storyInput(t, story, map[string]int{"targetPort: 8080}": g.Port, "targetPort: 8081}": g.HTTPPorts[0]})
 }

@@ -39,12 +39,35 @@ func renderStoryFor(t *testing.T, story string, g *realtyk.Gateway) (tykroute.Ve
 	t.Helper()
 	version, err := tykroute.ParseVersion(g.Version)
 	require.NoError(t, err)
+	_, out := renderInput(t, forRelease(t, story, storyInput(t, story, nil), version))
+	return version, out
+}
+
+// storyInput is a story's input.yaml with each targetPort its data-plane Service writes as a key of ports (as
+// written: "targetPort: 8443}") made the port it maps to.
+func storyInput(t *testing.T, story string, ports map[string]int) string {
+	t.Helper()
 	data, err := os.ReadFile("../fn/testdata/" + story + "/input.yaml")
 	require.NoError(t, err)
-	input := strings.Replace(string(data), "spec: {profile: gateway-api}", "spec: {profile: gateway-api, tykVersion: \""+renderedFor(version).String()+"\"}", 1)
-	require.NotEqual(t, string(data), input, "story %s: its RenderConfig changed shape", story)
-	_, out := renderInput(t, input)
-	return version, out
+	input := string(data)
+	for from, to := range ports {
+		require.Contains(t, input, from, "story %s: its Service changed shape", story)
+		repl := fmt.Sprintf("targetPort: %d", to)
+		if strings.HasSuffix(from, "}") {
+			repl += "}"
+		}
+		input = strings.Replace(input, from, repl, 1)
+	}
+	return input
+}
+
+// forRelease is a gateway-api story's input (its RenderConfig written "spec: {profile: gateway-api}") rendered for
+// the release a Gateway of release v is (spec.tykVersion: renderedFor).
+func forRelease(t *testing.T, story, input string, v tykroute.Version) string {
+	t.Helper()
+	out := strings.Replace(input, "spec: {profile: gateway-api}", "spec: {profile: gateway-api, tykVersion: \""+renderedFor(v).String()+"\"}", 1)
+	require.NotEqual(t, input, out, "story %s: its RenderConfig changed shape", story)
+	return out
 }
 
 // renderedFor is the release a test renders for on a Gateway of release v: its own, or tykroute.MinVersion for an
@@ -89,11 +112,7 @@ func refusesOwnPorts(t *testing.T, g *realtyk.Gateway, version tykroute.Version,
 // port) made the TLS port Gateway g may open.
 func tlsStoryInput(t *testing.T, story string, g *realtyk.Gateway) string {
 	t.Helper()
-	data, err := os.ReadFile("../fn/testdata/" + story + "/input.yaml")
-	require.NoError(t, err)
-	input := strings.Replace(string(data), "targetPort: 8443", fmt.Sprintf("targetPort: %d", g.TLSPort), 1)
-	require.Contains(t, input, fmt.Sprintf("targetPort: %d", g.TLSPort), "story %s: its Service changed shape", story)
-	return input
+	return storyInput(t, story, map[string]int{"targetPort: 8443": g.TLSPort})
 }
 
 // uploadTLSSecret uploads the certificate and key of the story's kubernetes.io/tls Secret name to g for org, as
