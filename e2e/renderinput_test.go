@@ -61,11 +61,11 @@ func storyInput(t *testing.T, story string, ports map[string]int) string {
 	return input
 }
 
-// forRelease is a gateway-api story's input (its RenderConfig written "spec: {profile: gateway-api}") rendered for
-// the release a Gateway of release v is (spec.tykVersion: renderedFor).
+// forRelease is a gateway-api story's input (its RenderConfig written "spec: {profile: gateway-api" and maybe
+// more fields, "}") rendered for the release a Gateway of release v is (spec.tykVersion: renderedFor).
 func forRelease(t *testing.T, story, input string, v tykroute.Version) string {
 	t.Helper()
-	out := strings.Replace(input, "spec: {profile: gateway-api}", "spec: {profile: gateway-api, tykVersion: \""+renderedFor(v).String()+"\"}", 1)
+	out := strings.Replace(input, "spec: {profile: gateway-api", "spec: {profile: gateway-api, tykVersion: \""+renderedFor(v).String()+"\"", 1)
 	require.NotEqual(t, input, out, "story %s: its RenderConfig changed shape", story)
 	return out
 }

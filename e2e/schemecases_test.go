@@ -59,6 +59,10 @@ type schemeCase struct {
 	location    string
 	notFound    bool
 	backend     string
+	// gateway is the Gateway (namespace/name) the request is sent to, for a story of several; tykPort then the
+	// port of g it reaches (the targetPort of that Gateway's Service), 0 for the ports the URL says.
+	gateway string
+	tykPort int
 }
 
 // checkSchemeCase sends c to g (an https URL over TLS to its TLSPort with roots, port 8080 to its first
@@ -75,6 +79,8 @@ func checkSchemeCase(t *testing.T, g *realtyk.Gateway, out *fn.Output, version t
 	r := realtyk.Request{Method: c.method, Host: req.URL.Hostname(), Path: req.URL.EscapedPath(), RawQuery: req.URL.RawQuery, Header: h}
 	var got *realtyk.Response
 	switch {
+	case c.tykPort != 0:
+		got, err = g.SendTo(c.tykPort, r)
 	case req.URL.Scheme == "https":
 		got, err = g.SendTLS(r, roots)
 	case req.URL.Port() == "8080":
@@ -83,9 +89,12 @@ func checkSchemeCase(t *testing.T, g *realtyk.Gateway, out *fn.Output, version t
 		got, err = g.Send(r)
 	}
 	require.NoError(t, err, c.url)
-	model, err := explain.Explain(out, req, explain.Options{Version: version})
+	model, err := explain.Explain(out, req, explain.Options{Version: version, Gateway: c.gateway})
 	require.NoError(t, err)
 	what := fmt.Sprintf("%s %s (Tyk %s)", c.method, c.url, g.Version)
+	if c.gateway != "" {
+		what = fmt.Sprintf("%s %s to Gateway %s (Tyk %s)", c.method, c.url, c.gateway, g.Version)
+	}
 	switch {
 	case c.notFound:
 		assert.Equal(t, http.StatusNotFound, got.Status, what)

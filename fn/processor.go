@@ -124,6 +124,8 @@ type Output struct {
 	// TykVersion is the Tyk release the render writes for: spec.tykVersion, else tykroute.NewestVersion (the
 	// release explain answers for unless told another).
 	TykVersion tykroute.Version
+	// HeaderNamesKept is the config's: the Tyk Gateways keep header names as written (for explain's model).
+	HeaderNamesKept bool
 }
 
 // Render runs the stages over the items. It returns an error only when an output object cannot be built; every
@@ -141,7 +143,7 @@ func render(items []*yaml.RNode, cfg config.Spec, keepDocuments bool) (*Output, 
 	in := read.Items(items, apiserver.Channel(cfg.GatewayAPIChannel))
 	env := operatorcontext.New(in.Inventory)
 	if cfg.Profile.GatewayAPI() {
-		env = env.GatewayAPIProfile(cfg.TykRelease())
+		env = env.GatewayAPIProfile(cfg.TykRelease(), cfg.HeaderNamesKept)
 	}
 	att := attachment.Attach(in.Inventory, cfg.ControllerName, env)
 	bases := basedoc.Resolve(in.Inventory)
@@ -156,7 +158,8 @@ func render(items []*yaml.RNode, cfg config.Spec, keepDocuments bool) (*Output, 
 	})
 
 	out := &Output{Attachment: att, Translation: tr, Bases: bases, Results: readResults(in),
-		Counts: count(in, len(att.Gateways), tr), Profile: cfg.Profile, TykVersion: cfg.TykRelease()}
+		Counts: count(in, len(att.Gateways), tr), Profile: cfg.Profile, TykVersion: cfg.TykRelease(),
+		HeaderNamesKept: cfg.HeaderNamesKept}
 	if out.TykVersion.IsZero() {
 		out.TykVersion = tykroute.NewestVersion
 	}

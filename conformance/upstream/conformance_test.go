@@ -153,7 +153,7 @@ func runProfile(t *testing.T, root, profile string) {
 	backends := StartBackends(t, echo, c.Client, 200*time.Millisecond)
 	proxy := StartProxy(t, c.Client, backends)
 	tykBegin := time.Now()
-	g := realtyk.StartBehindProxy(t, tykBins, proxy.URL)
+	g := realtyk.StartWith(t, tykBins, proxy.URL, tykSettings(profile))
 	t.Logf("Tyk Gateway %s (/hello %s) ready in %v on %s", g.Version, g.Hello, time.Since(tykBegin).Round(time.Millisecond), g.URL)
 
 	kubeconfig := AdminKubeconfig(t, c.Config)
@@ -282,15 +282,30 @@ func platform(t *testing.T, c *realkube.Cluster, g *realtyk.Gateway) {
 	}
 }
 
+// tykSettings are the tyk.conf settings of a profile's Gateway on top of examples/tyk-gateway/tyk.conf: the
+// gateway-api profile's Gateway keeps header names as written (ignore_canonical_mime_header_key), which its
+// RenderConfig declares (renderConfig), so a response header is added beside the backend's; the operator
+// profile's runs as Tyk Operator's users run it, with Tyk's default.
+func tykSettings(profile string) realtyk.Settings {
+	if profile != "gateway-api" {
+		return nil
+	}
+	return realtyk.Settings{"ignore_canonical_mime_header_key": true}
+}
+
 // renderConfig is the RenderConfig the loop renders with: the profile, ConfigMap output, the standard channel, and
 // the Tyk release the APIs are for (tyk, the Gateway's: a timeout that is not whole seconds is a duration for 5.14,
 // which an older Gateway refuses, so the render writes whole seconds for it, and claims no timeout feature). A
 // Gateway older than any release the render writes for (CI's 5.4 line, which refuses the APIs) gets APIs for the
 // oldest it does (tykroute.MinVersion), as a user who gave that release would: the report then shows what such a
-// Gateway serves of them.
+// Gateway serves of them. The gateway-api profile declares the header names its Gateway keeps (tykSettings).
 func renderConfig(profile, tyk string) []byte {
 	if v, err := tykroute.ParseVersion(tyk); err == nil && v.Less(tykroute.MinVersion) {
 		tyk = tykroute.MinVersion.String()
+	}
+	kept := ""
+	if tykSettings(profile)["ignore_canonical_mime_header_key"] == true {
+		kept = "  ignoreCanonicalMIMEHeaderKey: true\n"
 	}
 	return []byte(fmt.Sprintf(`apiVersion: gateway2tyk.io/v1alpha1
 kind: RenderConfig
@@ -300,7 +315,7 @@ spec:
   output: ConfigMap
   gatewayAPIChannel: %s
   tykVersion: %s
-`, profile, channel, tyk))
+%s`, profile, channel, tyk, kept))
 }
 
 // timeouts are the suite's defaults, shortened where a wait can only end in failure once the loop has had its

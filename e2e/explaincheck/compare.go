@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/gateway2tyk/gateway2tyk/e2e/realtyk"
@@ -54,6 +55,13 @@ func Compare(ans *explain.Answer, sent realtyk.Request, got *realtyk.Response) [
 		diffs = append(diffs, compareUpstream(ans, sent, got.Upstream)...)
 	}
 	for _, c := range ans.ResponseHeaders {
+		if name, value, ok := headerAdd(c); ok {
+			// the upstream answers with the header too (send), so the value must follow the upstream's
+			if vs := got.Header.Values(name); got.Upstream != nil && !slices.Equal(vs, []string{echoed, value}) {
+				add("response header %s: explain adds %q after the upstream's %q, Tyk answered %q", name, value, echoed, vs)
+			}
+			continue
+		}
 		name, value, set := headerChange(c)
 		if v := got.Header.Get(name); set && v != value {
 			add("response header %s: explain %q, Tyk %q", name, value, v)
@@ -132,6 +140,16 @@ func targets(ans *explain.Answer) string {
 }
 
 // headerChange reads explain's "set Name: value" and "remove Name".
+// headerAdd reads explain's "add Name: value".
+func headerAdd(c string) (name, value string, ok bool) {
+	rest, ok := strings.CutPrefix(c, "add ")
+	if !ok {
+		return "", "", false
+	}
+	name, value, _ = strings.Cut(rest, ": ")
+	return name, value, true
+}
+
 func headerChange(c string) (name, value string, set bool) {
 	if rest, ok := strings.CutPrefix(c, "set "); ok {
 		name, value, _ = strings.Cut(rest, ": ")

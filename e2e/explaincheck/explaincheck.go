@@ -184,12 +184,36 @@ func Requests(apis []*translate.API) []Request {
 // methods are the methods a match can name (OpenAPI's), each sent to every path.
 var methods = []string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE"}
 
+// pathsUnder are requests' paths at and under listen path lp, and beside it. A listen path that is a
+// gorilla/mux template (/api{p:/|$}, /healthz{exact:$}, /{q:$|}) is read as the path its variables take
+// nothing of (plainListenPath): the paths under the template's own text would be paths no client sends.
 func pathsUnder(lp string) []string {
+	lp = plainListenPath(lp)
 	if lp == "/" {
 		return []string{"/", "/x", "/x/y/?q=1&r=two"}
 	}
 	base := strings.TrimSuffix(lp, "/")
 	return []string{base, base + "/", base + "/x/y?q=1&r=two", base + "x", base + "?only=query"}
+}
+
+// plainListenPath is listen path lp without its gorilla/mux variables ({name:pattern}, nested braces included).
+func plainListenPath(lp string) string {
+	var b strings.Builder
+	depth := 0
+	for _, c := range lp {
+		switch {
+		case c == '{':
+			depth++
+		case c == '}' && depth > 0:
+			depth--
+		case depth == 0:
+			b.WriteRune(c)
+		}
+	}
+	if b.Len() == 0 {
+		return "/"
+	}
+	return b.String()
 }
 
 // hostsOf lists the hosts an API takes: its custom domain with each {name:pattern} part filled with one label
@@ -317,6 +341,9 @@ func literal(pattern string) (string, bool) {
 // send is the request as sent: a client header that explain's answer may remove, each request header the
 // answer removes (so the removal can be seen), and the response headers the answer removes asked of the
 // upstream (so their removal can be seen).
+// echoed is the value the upstream answers with for a response header explain removes or adds to.
+const echoed = "from-upstream"
+
 func (r Request) send(ans *explain.Answer) realtyk.Request {
 	s := realtyk.Request{Method: r.Method, Host: r.Host, Path: r.Path, RawQuery: r.RawQuery,
 		Header: http.Header{}, EchoHeaders: http.Header{}}
@@ -331,7 +358,10 @@ func (r Request) send(ans *explain.Answer) realtyk.Request {
 	}
 	for _, c := range ans.ResponseHeaders {
 		if name, ok := strings.CutPrefix(c, "remove "); ok {
-			s.EchoHeaders.Set(name, "from-upstream")
+			s.EchoHeaders.Set(name, echoed)
+		}
+		if name, _, ok := headerAdd(c); ok {
+			s.EchoHeaders.Set(name, echoed)
 		}
 	}
 	return s

@@ -99,7 +99,18 @@ func Find(t testing.TB) Binaries {
 // answers /hello, and stops all three when t ends. The Gateway's log is printed when t fails.
 func Start(t testing.TB, bins Binaries) *Gateway {
 	t.Helper()
-	return startOn(t, bins, startRedis(t, bins.Redis, t.TempDir()), "")
+	return startOn(t, bins, startRedis(t, bins.Redis, t.TempDir()), "", nil)
+}
+
+// Settings are tyk.conf keys a test sets on top of examples/tyk-gateway/tyk.conf, for a behaviour that needs the
+// Gateway configured otherwise (ignore_canonical_mime_header_key), which the RenderConfig then declares.
+type Settings map[string]any
+
+// StartWith runs a Gateway as Start does, with settings on top of the example tyk.conf; proxyAddr is
+// StartBehindProxy's ("" for a recording proxy of its own).
+func StartWith(t testing.TB, bins Binaries, proxyAddr string, settings Settings) *Gateway {
+	t.Helper()
+	return startOn(t, bins, startRedis(t, bins.Redis, t.TempDir()), proxyAddr, settings)
 }
 
 // StartBehindProxy runs Redis and the Gateway as Start does, but the Gateway's upstream requests go to the
@@ -108,7 +119,7 @@ func Start(t testing.TB, bins Binaries) *Gateway {
 // tests that bring real upstreams behind a proxy of theirs (Send then finds no upstream request recorded).
 func StartBehindProxy(t testing.TB, bins Binaries, proxyAddr string) *Gateway {
 	t.Helper()
-	return startOn(t, bins, startRedis(t, bins.Redis, t.TempDir()), proxyAddr)
+	return startOn(t, bins, startRedis(t, bins.Redis, t.TempDir()), proxyAddr, nil)
 }
 
 // StartReplicas runs n Gateways that share one Redis, as the replicas of a data plane behind one Service do:
@@ -118,7 +129,7 @@ func StartReplicas(t testing.TB, bins Binaries, n int) []*Gateway {
 	redisPort := startRedis(t, bins.Redis, t.TempDir())
 	out := make([]*Gateway, n)
 	for i := range out {
-		out[i] = startOn(t, bins, redisPort, "")
+		out[i] = startOn(t, bins, redisPort, "", nil)
 	}
 	return out
 }
@@ -126,12 +137,12 @@ func StartReplicas(t testing.TB, bins Binaries, n int) []*Gateway {
 // AddReplica starts one more Gateway on the Redis of g, empty, as a replica added to a data plane.
 func (g *Gateway) AddReplica(t testing.TB, bins Binaries) *Gateway {
 	t.Helper()
-	return startOn(t, bins, g.redisPort, "")
+	return startOn(t, bins, g.redisPort, "", nil)
 }
 
 // startOn starts a Gateway on the Redis at redisPort whose upstream requests go to proxyAddr, or, when it is "",
-// to a recording proxy of its own.
-func startOn(t testing.TB, bins Binaries, redisPort int, proxyAddr string) *Gateway {
+// to a recording proxy of its own, with settings on top of the example tyk.conf.
+func startOn(t testing.TB, bins Binaries, redisPort int, proxyAddr string, settings Settings) *Gateway {
 	t.Helper()
 	dir := t.TempDir()
 	up := &upstreamProxy{addr: proxyAddr}
@@ -161,6 +172,9 @@ func startOn(t testing.TB, bins Binaries, redisPort int, proxyAddr string) *Gate
 	conf, err := gatewayConfig(g, port, redisPort, bins.Templates, dir)
 	if err != nil {
 		t.Fatal(err)
+	}
+	for k, v := range settings {
+		conf[k] = v
 	}
 	writeJSON(t, g.conf, conf)
 	t.Cleanup(func() {

@@ -78,8 +78,13 @@ type Spec struct {
 	Profile Profile `json:"profile,omitempty"`
 	// TykVersion is the oldest Tyk Gateway release the rendered APIs must load on (tykVersion.go); empty: the
 	// newest the render knows.
-	TykVersion string   `json:"tykVersion,omitempty"`
-	SyncHook   SyncHook `json:"syncHook,omitempty"`
+	TykVersion string `json:"tykVersion,omitempty"`
+	// HeaderNamesKept says the Tyk Gateways run with tyk.conf's ignore_canonical_mime_header_key: true, so a
+	// header transform writes a header by the name as given, and a name that is not in canonical form is a
+	// header line of its own beside the canonical one (headernames.go). The gateway-api profile serves a
+	// ResponseHeaderModifier's add with it; the operator profile does not read it.
+	HeaderNamesKept bool     `json:"ignoreCanonicalMIMEHeaderKey,omitempty"`
+	SyncHook        SyncHook `json:"syncHook,omitempty"`
 }
 
 // SyncHook asks the render to emit the Argo CD PostSync hook that runs `gateway2tyk sync` (package fn/hook).
@@ -266,6 +271,11 @@ func Load(node *yaml.RNode) (Spec, error) {
 				return Spec{}, err
 			}
 			continue
+		case k == headerNamesKey:
+			if err := l.boolean(values[k], path, kind == configMapKind, &spec.HeaderNamesKept); err != nil {
+				return Spec{}, err
+			}
+			continue
 		}
 		// The key is checked before its value so that a misspelt key is
 		// reported as such even when its value is empty or of the wrong type.
@@ -337,6 +347,11 @@ func Load(node *yaml.RNode) (Spec, error) {
 	}
 	if err := l.checkSyncHook(body, spec); err != nil {
 		return Spec{}, err
+	}
+	if spec.HeaderNamesKept && !spec.Profile.GatewayAPI() {
+		return Spec{}, l.fail(body+"."+headerNamesKey, "only the gateway-api profile reads it (%s.%s: %s): the "+
+			"operator profile writes header names as Tyk Operator does, for Tyk Gateways that canonicalize them",
+			body, profileKey, ProfileGatewayAPI)
 	}
 	return spec, nil
 }

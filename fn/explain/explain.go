@@ -93,7 +93,8 @@ type Answer struct {
 	StatusText string `json:"status"`
 	Location   string `json:"location,omitempty"`
 	Reason     string `json:"reason,omitempty"`
-	// RequestHeaders and ResponseHeaders are the header changes, "set Name: value" and "remove Name".
+	// RequestHeaders and ResponseHeaders are the header changes, "set Name: value", "add Name: value" (a
+	// line beside any the message has) and "remove Name".
 	RequestHeaders  []string `json:"requestHeaders,omitempty"`
 	ResponseHeaders []string `json:"responseHeaders,omitempty"`
 	// Timeout is the timeout Tyk enforces on the upstream ("500ms"; Tyk answers 504 after it), from the rule's
@@ -164,7 +165,7 @@ func Explain(out *fn.Output, req Request, opt Options) (*Answer, error) {
 	}
 	res := tykroute.Route(docs, tykroute.Request{Method: req.Method, Host: req.URL.Host, Path: req.URL.EscapedPath(), RawQuery: req.URL.RawQuery,
 		Header: req.Header, Port: port},
-		tykroute.Options{StrictRoutes: opt.StrictRoutes, Version: opt.Version})
+		tykroute.Options{StrictRoutes: opt.StrictRoutes, Version: opt.Version, HeaderNamesKept: out.HeaderNamesKept})
 	a.Notes = append(a.Notes, res.Notes...)
 	a.APIID, a.OperationID, a.Status, a.Location = res.APIID, res.OperationID, res.Status, res.Location
 	a.UpstreamHost = res.UpstreamHost
@@ -181,11 +182,17 @@ func Explain(out *fn.Output, req Request, opt Options) (*Answer, error) {
 	for _, h := range res.RequestHeaders.Set {
 		a.RequestHeaders = append(a.RequestHeaders, "set "+h.Name+": "+h.Value)
 	}
+	for _, h := range res.RequestHeaders.Add {
+		a.RequestHeaders = append(a.RequestHeaders, "add "+h.Name+": "+h.Value)
+	}
 	for _, h := range res.ResponseHeaders.Remove {
 		a.ResponseHeaders = append(a.ResponseHeaders, "remove "+h)
 	}
 	for _, h := range res.ResponseHeaders.Set {
 		a.ResponseHeaders = append(a.ResponseHeaders, "set "+h.Name+": "+h.Value)
+	}
+	for _, h := range res.ResponseHeaders.Add {
+		a.ResponseHeaders = append(a.ResponseHeaders, "add "+h.Name+": "+h.Value)
 	}
 	switch len(res.Upstreams) {
 	case 0:

@@ -157,6 +157,11 @@ func (b *builder) gateway(g *attachment.Gateway) {
 	if len(addrs) > 0 {
 		n.Lines = append(n.Lines, strings.Join(addrs, ", "))
 	}
+	if own, dp := g.Infrastructure.Service, g.Infrastructure.DataPlane; own != nil && dp != nil && own != dp {
+		// a Gateway's own Service (gateway-api profile): its listeners reach the Tyk Pods on ports of their own,
+		// which the API nodes name (Tyk port)
+		n.Lines = append(n.Lines, fmt.Sprintf("own Service %s/%s", own.Namespace, own.Name))
+	}
 	if bad := problemLines(g.Conditions, string(gwv1.GatewayConditionAccepted), string(gwv1.GatewayConditionProgrammed)); len(bad) > 0 || !g.Usable {
 		n.State = Rejected
 		n.Lines = append(n.Lines, bad...)

@@ -76,6 +76,8 @@ type servedFeatures struct {
 	conditions bool
 	// redirectsKeepHost is DataPlanes.RedirectsKeepHost.
 	redirectsKeepHost bool
+	// headerNames is DataPlanes.HeaderNames.
+	headerNames HeaderNames
 }
 
 // behaviour is what a rule does to a request on top of proxying it. Two rules that overlap on a method must
@@ -334,8 +336,9 @@ func compileFilters(f string, filters []gwv1.HTTPRouteFilter, b *behaviour, list
 		switch filter.Type {
 		case gwv1.HTTPRouteFilterRequestHeaderModifier:
 			b.requestHeaders, b.appends = headerTransform(ff+".requestHeaderModifier", filter.RequestHeaderModifier, served.conditions, add)
+			b.requestHeaders = served.headerNames.setByCanonicalName(b.requestHeaders)
 		case gwv1.HTTPRouteFilterResponseHeaderModifier:
-			b.responseHeaders, _ = headerTransform(ff+".responseHeaderModifier", filter.ResponseHeaderModifier, false, add)
+			b.responseHeaders = responseHeaderTransform(ff+".responseHeaderModifier", filter.ResponseHeaderModifier, served.headerNames, add)
 		case gwv1.HTTPRouteFilterURLRewrite:
 			rw := filter.URLRewrite
 			if rw == nil {

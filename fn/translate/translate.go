@@ -53,6 +53,9 @@ type DataPlanes interface {
 	// HostlessCertificates says whether an API without hostname on an HTTPS listener's port gets the
 	// listener's certificates (certificates.go): the gateway-api profile; the reference gives it none.
 	HostlessCertificates() bool
+	// HeaderNames says how the Tyk Gateways write a header transform's names (see HeaderNames), so whether a
+	// ResponseHeaderModifier's add is served: the gateway-api profile on Gateways that keep names as written.
+	HeaderNames() HeaderNames
 }
 
 // Bases gives the attached definition whose base document applies to a route's APIs on a Gateway (nil: none).
@@ -239,7 +242,7 @@ func translateRoute(r *attachment.Route, dp DataPlanes, pp *portPlan, bases Base
 	var rules []*rule
 	byIndex := map[int]*rule{}
 	served := servedFeatures{timeouts: dp.Timeouts(), exact: dp.ExactPaths(), redirectsKeepPath: dp.RedirectsKeepPath(),
-		conditions: dp.HeaderAndQueryMatches(), redirectsKeepHost: dp.RedirectsKeepHost()}
+		conditions: dp.HeaderAndQueryMatches(), redirectsKeepHost: dp.RedirectsKeepHost(), headerNames: dp.HeaderNames()}
 	for i, spec := range hr.Spec.Rules {
 		compiled, drops := compileRule(i, spec, backends, listeners, served)
 		tr.Drops = append(tr.Drops, drops...)
@@ -571,7 +574,11 @@ func (a *API) PathDescription() string {
 func (a *API) DataPlane() string { return a.dataPlane }
 
 func dataPlaneOf(g *attachment.Gateway) string {
-	if svc := g.Infrastructure.Service; svc != nil {
+	svc := g.Infrastructure.Service
+	if g.Infrastructure.DataPlane != nil {
+		svc = g.Infrastructure.DataPlane
+	}
+	if svc != nil {
 		return svc.Namespace + "/" + svc.Name
 	}
 	return ""

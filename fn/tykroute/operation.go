@@ -160,9 +160,11 @@ func classicOperations(d *tykoas.Document, method, endpoint string, v Version, o
 }
 
 // transform is the header change of a transformRequestHeaders or transformResponseHeaders: remove as
-// written, and each add as a set, the last add of a name (compared case-insensitively) winning, since Tyk
-// keeps one value per header name.
-func transform(o *opMatch, pick func(tykoas.Operation) *tykoas.TransformHeaders) Transform {
+// written, and each add as a set, the last add of a name winning, since Tyk keeps one value per header name.
+// Tyk compares the names case-insensitively (http.Header.Set) unless it keeps them as written (kept:
+// ignore_canonical_mime_header_key): then a name that is not in canonical form is a header line of its own,
+// added beside the canonical one the message may have (Transform.Add), and only the same name replaces.
+func transform(o *opMatch, pick func(tykoas.Operation) *tykoas.TransformHeaders, kept bool) Transform {
 	if o == nil {
 		return Transform{}
 	}
@@ -170,14 +172,25 @@ func transform(o *opMatch, pick func(tykoas.Operation) *tykoas.TransformHeaders)
 	var t Transform
 	t.Remove = append(t.Remove, th.Remove...)
 	index := map[string]int{}
+	var added []Header
 	for _, h := range th.Add {
 		name := http.CanonicalHeaderKey(h.Name)
+		if kept {
+			name = h.Name
+		}
 		if i, ok := index[name]; ok {
-			t.Set[i] = Header{Name: h.Name, Value: h.Value}
+			added[i] = Header{Name: h.Name, Value: h.Value}
 			continue
 		}
-		index[name] = len(t.Set)
-		t.Set = append(t.Set, Header{Name: h.Name, Value: h.Value})
+		index[name] = len(added)
+		added = append(added, Header{Name: h.Name, Value: h.Value})
+	}
+	for _, h := range added {
+		if kept && h.Name != http.CanonicalHeaderKey(h.Name) {
+			t.Add = append(t.Add, h)
+		} else {
+			t.Set = append(t.Set, h)
+		}
 	}
 	return t
 }

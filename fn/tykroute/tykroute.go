@@ -24,6 +24,9 @@ type Options struct {
 	StrictRoutes bool
 	// Version is the Tyk Gateway release the model answers for; zero means MinVersion.
 	Version Version
+	// HeaderNamesKept is Tyk's ignore_canonical_mime_header_key: a header transform's name that is not in
+	// canonical form is then a header of its own beside the canonical one (Transform.Add), not a replacement.
+	HeaderNamesKept bool
 }
 
 func (o Options) version() Version {
@@ -57,10 +60,13 @@ type Target struct {
 }
 
 // Transform is a header change: Remove runs first, then Set (Tyk holds one value per header name, so an
-// "add" replaces any value the request already has).
+// "add" of a transform replaces any value the request already has), and Add: the headers Tyk writes by a name
+// not in canonical form when it keeps names as written (Options.HeaderNamesKept), a line of their own beside
+// any value the message has, which is Gateway API's add.
 type Transform struct {
 	Set    []Header
 	Remove []string
+	Add    []Header
 }
 
 // Outcome is what Tyk does with the request.
@@ -122,7 +128,7 @@ func Route(apis []*tykoas.Document, req Request, opt Options) Outcome {
 		out.Status = http.StatusNotFound
 		return out
 	}
-	v := &visit{docs: all, header: req.Header, contextPath: reqPath, host: req.Host}
+	v := &visit{docs: all, header: req.Header, contextPath: reqPath, host: req.Host, kept: opt.HeaderNamesKept}
 	served := v.serve(api, req.Method, reqPath, req.RawQuery, opt, &out, 0)
 	out.APIID = served.id
 	out.UpstreamHost = upstreamHost(served, req.Host, out.Upstreams)
@@ -220,6 +226,8 @@ type visit struct {
 	contextPath string
 	// host is the request's host, which context variable headers_Host holds (without the port: see Request).
 	host string
+	// kept is Options.HeaderNamesKept.
+	kept bool
 	// context are the context variables urlRewrite triggers set (contextGroup).
 	context map[string]string
 }
@@ -267,7 +275,7 @@ func (vi *visit) serve(api *candidate, method, reqPath, rawQuery string, opt Opt
 				out.Location = h.Value
 			}
 		}
-		out.ResponseHeaders = vi.withContextVariables(api, transform(m.responseHeaders, responseHeaders), out)
+		out.ResponseHeaders = vi.withContextVariables(api, transform(m.responseHeaders, responseHeaders, vi.kept), out)
 		for _, h := range out.ResponseHeaders.Set {
 			if strings.EqualFold(h.Name, "Location") {
 				out.Location = h.Value // the transform runs after the mock response's own headers

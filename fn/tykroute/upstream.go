@@ -101,8 +101,8 @@ func proxy(api *candidate, reqPath, upstreamPath, rawQuery, subject string, head
 			case u.Scheme == "tyk":
 				out.note("urlRewrite to %s loops to another API inside Tyk: not modelled", u.String())
 				out.Upstreams = []Target{{URL: u.String(), Weight: 1}}
-				out.RequestHeaders = transform(m.requestHeaders, requestHeaders)
-				out.ResponseHeaders = transform(m.responseHeaders, responseHeaders)
+				out.RequestHeaders = transform(m.requestHeaders, requestHeaders, vi.kept)
+				out.ResponseHeaders = transform(m.responseHeaders, responseHeaders, vi.kept)
 				return
 			case u.Host != "":
 				if len(ts) > 1 {
@@ -118,7 +118,7 @@ func proxy(api *candidate, reqPath, upstreamPath, rawQuery, subject string, head
 					})
 				}
 			}
-			finish(api, ts, m, out)
+			finish(api, ts, m, vi.kept, out)
 			return
 		}
 	}
@@ -134,12 +134,12 @@ func proxy(api *candidate, reqPath, upstreamPath, rawQuery, subject string, head
 				"trailing slash when the rest of the path is \"/\"", reqPath, wirePath(joined))
 		}
 	}
-	finish(api, ts, m, out)
+	finish(api, ts, m, vi.kept, out)
 }
 
 // finish applies the header transforms and the unresolvable-upstream rule.
-func finish(api *candidate, ts []upstreamTarget, m matched, out *Outcome) {
-	out.RequestHeaders = transform(m.requestHeaders, requestHeaders)
+func finish(api *candidate, ts []upstreamTarget, m matched, kept bool, out *Outcome) {
+	out.RequestHeaders = transform(m.requestHeaders, requestHeaders, kept)
 	var bad []string
 	for _, t := range ts {
 		if unresolvable(t.u.Hostname()) {
@@ -155,7 +155,7 @@ func finish(api *candidate, ts []upstreamTarget, m matched, out *Outcome) {
 		out.note("upstream host %s of API %s cannot be resolved: the requests load balancing sends there get 500",
 			strings.Join(bad, ", "), api.id)
 	}
-	out.ResponseHeaders = transform(m.responseHeaders, responseHeaders)
+	out.ResponseHeaders = transform(m.responseHeaders, responseHeaders, kept)
 }
 
 func unresolvable(host string) bool {

@@ -26,6 +26,11 @@ type Infrastructure struct {
 	Invalid string
 	// Service fronts the data plane. It gives the Gateway its addresses and the ports listeners may use.
 	Service *corev1.Service
+	// DataPlane, when set, is the Service of the Tyk Pods the Gateway shares with the other Gateways of its
+	// OperatorContext (dataPlane.serviceRef), where Service is the Gateway's own (the gateway-api profile: a
+	// Service labelled gateway.networking.k8s.io/gateway-name). Tyk keeps one API per custom domain and listen
+	// path on those Pods whatever the Service, so it is what APIs' claims are shared on. Nil: Service is.
+	DataPlane *corev1.Service
 	// NoService says why there is no Service (the Gateway is then not programmed: UnsupportedAddress).
 	NoService string
 }

@@ -89,8 +89,12 @@ func gatewayConditions(g *Gateway) []metav1.Condition {
 		status.Set(&conds, status.Condition(condProgrammed, false, string(gwv1.GatewayReasonInvalid),
 			"no listener is valid", gen))
 	default:
-		status.Set(&conds, status.Condition(condProgrammed, true, string(gwv1.GatewayReasonProgrammed),
-			fmt.Sprintf("served by the data plane behind Service %s/%s", svc.Namespace, svc.Name), gen))
+		msg := fmt.Sprintf("served by the data plane behind Service %s/%s", svc.Namespace, svc.Name)
+		if dp := g.Infrastructure.DataPlane; dp != nil && dp != svc {
+			msg = fmt.Sprintf("served through its own Service %s/%s (labelled %s) by the Tyk Pods of Service %s/%s",
+				svc.Namespace, svc.Name, gwv1.GatewayNameLabelKey, dp.Namespace, dp.Name)
+		}
+		status.Set(&conds, status.Condition(condProgrammed, true, string(gwv1.GatewayReasonProgrammed), msg, gen))
 	}
 	return conds
 }

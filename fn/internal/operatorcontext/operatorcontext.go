@@ -28,6 +28,8 @@ type Environment struct {
 	// tyk is the oldest Tyk release the APIs are for (spec.tykVersion; zero: the newest), in the gateway-api
 	// profile.
 	tyk tykroute.Version
+	// headerNamesKept: the Tyk Gateways keep header names as written (GatewayAPIProfile).
+	headerNamesKept bool
 }
 
 var _ attachment.Environment = Environment{}
@@ -90,6 +92,9 @@ func (e Environment) Infrastructure(gw *gwv1.Gateway) attachment.Infrastructure 
 		return attachment.Infrastructure{NoService: fmt.Sprintf("Service %s (dataPlane.serviceRef of OperatorContext %s) "+
 			"does not exist; give it as a config.kubernetes.io/local-config object if it is deployed outside the repository",
 			svcKey, key)}
+	}
+	if own := e.gatewayService(gw); own != nil {
+		return attachment.Infrastructure{Service: own, DataPlane: svc}
 	}
 	return attachment.Infrastructure{Service: svc}
 }

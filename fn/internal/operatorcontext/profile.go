@@ -20,9 +20,24 @@ import (
 // HTTPS listener is served on a TLS port of its own (ListenersOwnPorts), and rules' timeouts and Exact paths
 // are served as the Tyk release the APIs are for can (Timeouts, ExactPaths; tyk is spec.tykVersion, the zero
 // Version for the newest).
-func (e Environment) GatewayAPIProfile(tyk tykroute.Version) Environment {
-	e.gatewayAPI, e.tyk = true, tyk
+// headerNamesKept is the RenderConfig's ignoreCanonicalMIMEHeaderKey: the Tyk Gateways keep header names as
+// written (HeaderNamesKept).
+func (e Environment) GatewayAPIProfile(tyk tykroute.Version, headerNamesKept bool) Environment {
+	e.gatewayAPI, e.tyk, e.headerNamesKept = true, tyk, headerNamesKept
 	return e
+}
+
+// HeaderNames implements translate.DataPlanes: the gateway-api profile serves a ResponseHeaderModifier's add
+// where the Tyk Gateways keep header names as written (the RenderConfig says so), and otherwise says which
+// setting would serve it; the reference rejects it.
+func (e Environment) HeaderNames() translate.HeaderNames {
+	switch {
+	case !e.gatewayAPI:
+		return translate.HeaderNamesAsGiven
+	case e.headerNamesKept:
+		return translate.HeaderNamesKept
+	}
+	return translate.HeaderNamesCanonicalized
 }
 
 // Timeouts implements translate.DataPlanes: the reference rejects timeouts; the gateway-api profile serves them

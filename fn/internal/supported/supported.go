@@ -76,6 +76,13 @@ var redirectCodes = []features.FeatureName{
 	features.SupportHTTPRoutePathRedirect,
 }
 
+// headerNamesKept are listed when the Tyk Gateways keep header names as written (the RenderConfig's
+// ignoreCanonicalMIMEHeaderKey): a response header is then added beside the backend's value by a name in another
+// case (translate's headernames.go), as HTTPRouteResponseHeaderModifier's add asks.
+var headerNamesKept = []features.FeatureName{
+	features.SupportHTTPRouteResponseHeaderModification,
+}
+
 // Features is status.supportedFeatures of a GatewayClass under the function config, sorted by name as the field
 // requires, or nil: the operator profile writes no supportedFeatures, as Tyk Operator 1.6 does not.
 func Features(cfg config.Spec) []gwv1.SupportedFeature {
@@ -89,6 +96,9 @@ func Features(cfg config.Spec) []gwv1.SupportedFeature {
 	}
 	if tyk.IsZero() || tykroute.MockMatchedClassically(tyk) {
 		listed = append(listed, redirectCodes...)
+	}
+	if cfg.HeaderNamesKept {
+		listed = append(listed, headerNamesKept...)
 	}
 	out := make([]gwv1.SupportedFeature, 0, len(listed))
 	for _, f := range listed {
