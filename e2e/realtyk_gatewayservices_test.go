@@ -1,6 +1,8 @@
 package e2e_test
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -54,4 +56,50 @@ func TestRealTykGatewayServices(t *testing.T) {
 	}
 	t.Logf("Tyk %s: %d requests to two Gateways without hostnames on one port, told apart by their Services' ports, "+
 		"explain agreeing on each", g.Version, len(cases))
+}
+
+// TestRealTykGatewayPorts holds fn/testdata/profile-gateway-api-gateway-ports to a real Gateway: the render emits a
+// Service for each of two Gateways without hostnames on port 80, from the ports of the Tyk Gateway the
+// RenderConfig gives it (gatewayPorts: the two HTTP ports the Gateway may open). The public Gateway keeps the port
+// its Service has in the cluster, the internal one gets the other; each Gateway's requests reach its own route
+// on its port, and explain, told the Gateway, agrees.
+func TestRealTykGatewayPorts(t *testing.T) {
+	g := realtyk.Start(t, realtyk.Find(t))
+	version, err := tykroute.ParseVersion(g.Version)
+	require.NoError(t, err)
+	const story = "profile-gateway-api-gateway-ports"
+	input := forRelease(t, story, storyInput(t, story, map[string]int{"targetPort: 8080}": g.Port,
+		"targetPort: 8083}": g.HTTPPorts[1]}), version)
+	pool := fmt.Sprintf(`gatewayPorts: "%d,%d"`, g.HTTPPorts[0], g.HTTPPorts[1])
+	for from, to := range map[string]string{`gatewayPorts: "8081-8089"`: pool,
+		"        - {name: admin, protocol: HTTP, port: 8080}\n": ""} { // one listener: two ports for two Gateways
+		require.Contains(t, input, from, "story %s changed shape", story)
+		input = strings.Replace(input, from, to, 1)
+	}
+	_, out := renderInput(t, input)
+	ports := map[string]int{}
+	for _, gw := range out.Attachment.Gateways {
+		require.NotNil(t, gw.Infrastructure.Service, gw.Gateway.Name)
+		ports[gw.Gateway.Name] = gw.Infrastructure.Service.Spec.Ports[0].TargetPort.IntValue()
+	}
+	require.Equal(t, map[string]int{"public": g.HTTPPorts[1], "internal": g.HTTPPorts[0]}, ports,
+		"the public Gateway keeps its port, the internal one gets the other")
+
+	docs := unpreservedDocs(t, out)
+	if refusesOwnPorts(t, g, version, docs) {
+		return
+	}
+	require.NoError(t, g.Replace(docs))
+	assert.NotContains(t, g.Log(), "Listen path collision", "Tyk renamed a listen path")
+	cases := []schemeCase{
+		{method: "GET", url: "http://shop.example.com/", backend: "web", gateway: "shop/public", tykPort: g.HTTPPorts[1]},
+		{method: "GET", url: "http://203.0.113.30/cart", backend: "web", gateway: "shop/public", tykPort: g.HTTPPorts[1]},
+		{method: "GET", url: "http://shop.example.com/", backend: "admin", gateway: "shop/internal", tykPort: g.HTTPPorts[0]},
+		{method: "GET", url: "http://shop.example.com/users/7", backend: "admin", gateway: "shop/internal", tykPort: g.HTTPPorts[0]},
+	}
+	for _, c := range cases {
+		checkSchemeCase(t, g, out, version, nil, c)
+	}
+	t.Logf("Tyk %s: %d requests to two Gateways on ports the render gave their Services, explain agreeing on each",
+		g.Version, len(cases))
 }

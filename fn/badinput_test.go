@@ -103,7 +103,7 @@ func checkOthersUnchanged(t *testing.T, row badInputRow, baseItems, items []*yam
 		s := normalized(t, it)
 		if loose[s] > 0 {
 			loose[s]--
-			require.True(t, emit.IsEmitted(it), "an output item that is neither an input item nor an emitted API:\n%s", str(t, it))
+			require.True(t, emit.Replaced(it), "an output item that is neither an input item nor an emitted API:\n%s", str(t, it))
 		}
 	}
 }
@@ -111,7 +111,7 @@ func checkOthersUnchanged(t *testing.T, row badInputRow, baseItems, items []*yam
 func countEmitted(items []*yaml.RNode) int {
 	n := 0
 	for _, it := range items {
-		if emit.IsEmitted(it) {
+		if emit.Replaced(it) {
 			n++
 		}
 	}

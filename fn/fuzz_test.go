@@ -128,7 +128,7 @@ func checkPipeline(t *testing.T, data []byte) {
 			want[s]--
 			continue
 		}
-		if !emit.IsEmitted(it) {
+		if !emit.Replaced(it) {
 			fatalf("the output has an item that is neither an input item nor one the render emitted:\n%s\n--- output\n%s", s, out)
 		}
 	}
@@ -167,7 +167,7 @@ func executeWith(p framework.ResourceListProcessor, data []byte) (out []byte, er
 func ownedItems(items []*yaml.RNode, fnConfig *yaml.RNode) map[*yaml.RNode]bool {
 	owned := map[*yaml.RNode]bool{}
 	for _, it := range items {
-		if emit.IsEmitted(it) {
+		if emit.Replaced(it) {
 			owned[it] = true
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/gateway2tyk/gateway2tyk/fn/config"
+	"github.com/gateway2tyk/gateway2tyk/fn/emit"
 	"github.com/gateway2tyk/gateway2tyk/fn/hook"
 	"github.com/gateway2tyk/gateway2tyk/fn/internal/attachment"
 	"github.com/gateway2tyk/gateway2tyk/fn/internal/basedoc"
@@ -144,6 +145,9 @@ func render(items []*yaml.RNode, cfg config.Spec, keepDocuments bool) (*Output, 
 	env := operatorcontext.New(in.Inventory)
 	if cfg.Profile.GatewayAPI() {
 		env = env.GatewayAPIProfile(cfg.TykRelease(), cfg.HeaderNamesKept)
+		if pool, err := config.ParsePorts(cfg.GatewayPorts); err == nil {
+			env = env.WithGatewayServices(pool, cfg.ControllerName)
+		}
 	}
 	att := attachment.Attach(in.Inventory, cfg.ControllerName, env)
 	bases := basedoc.Resolve(in.Inventory)
@@ -179,6 +183,13 @@ func render(items []*yaml.RNode, cfg config.Spec, keepDocuments bool) (*Output, 
 	hookObjects, hookResults := hook.Build(cfg.SyncHook, cfg.Owner, cfg.ControllerName, in.Inventory, hookAPIs(tr), withStatus...)
 	out.Results = append(out.Results, hookResults...)
 	emitted = append(emitted, hookObjects...)
+	for _, svc := range env.GatewayServices() {
+		n, err := emit.GatewayService(svc)
+		if err != nil {
+			return &Output{Items: items, Results: out.Results, Counts: out.Counts}, err
+		}
+		emitted = append(emitted, n)
+	}
 	kept := items
 	if cfg.Inputs == config.InputsDrop {
 		kept = dropInputs(items, in)

@@ -153,7 +153,12 @@ func runProfile(t *testing.T, root, profile string) {
 	backends := StartBackends(t, echo, c.Client, 200*time.Millisecond)
 	proxy := StartProxy(t, c.Client, backends)
 	tykBegin := time.Now()
-	g := realtyk.StartWith(t, tykBins, proxy.URL, tykSettings(profile))
+	pool := ""
+	if profile == "gateway-api" {
+		from, to := gatewayPool(t)
+		pool = fmt.Sprintf("%d-%d", from, to)
+	}
+	g := realtyk.StartWith(t, tykBins, proxy.URL, tykSettings(profile, pool))
 	t.Logf("Tyk Gateway %s (/hello %s) ready in %v on %s", g.Version, g.Hello, time.Since(tykBegin).Round(time.Millisecond), g.URL)
 
 	kubeconfig := AdminKubeconfig(t, c.Config)
@@ -161,7 +166,7 @@ func runProfile(t *testing.T, root, profile string) {
 	version := binaryVersion(t, bin)
 	loop := &GitOps{
 		Binary:       bin,
-		RenderConfig: renderConfig(profile, g.Version),
+		RenderConfig: renderConfig(profile, g.Version, pool),
 		SyncArgs:     []string{"--mode", "ce", "--url", g.URL, "--kubeconfig", kubeconfig, "--write-status", "--allow-empty"},
 		SyncEnv:      []string{"TYK_AUTH=" + g.Secret},
 		Poll:         100 * time.Millisecond,
@@ -183,8 +188,9 @@ func runProfile(t *testing.T, root, profile string) {
 	opts.Mode = profile + "-tyk-" + g.Version
 	opts.TimeoutConfig = timeouts()
 	config.SetupTimeoutConfig(&opts.TimeoutConfig)
-	opts.RoundTripper = &roundtripper.DefaultRoundTripper{TimeoutConfig: opts.TimeoutConfig, CustomDialContext: dialTo(loadBalancerPorts(g))}
-	opts.WebSocketDialer = wsDialer{dial: dialTo(loadBalancerPorts(g))}
+	lbs := StartLoadBalancers(t, c.Client, 100*time.Millisecond, dialTo(loadBalancerPorts(g)))
+	opts.RoundTripper = &roundtripper.DefaultRoundTripper{TimeoutConfig: opts.TimeoutConfig, CustomDialContext: lbs.Dial}
+	opts.WebSocketDialer = wsDialer{dial: lbs.Dial}
 	opts.CleanupBaseResources = false // the cluster goes with the test
 	opts.SkipTests = skipTests(t, profile, g.Version)
 
@@ -284,13 +290,21 @@ func platform(t *testing.T, c *realkube.Cluster, g *realtyk.Gateway) {
 
 // tykSettings are the tyk.conf settings of a profile's Gateway on top of examples/tyk-gateway/tyk.conf: the
 // gateway-api profile's Gateway keeps header names as written (ignore_canonical_mime_header_key), which its
-// RenderConfig declares (renderConfig), so a response header is added beside the backend's; the operator
+// RenderConfig declares (renderConfig), so a response header is added beside the backend's, and may open the
+// ports of pool ("from-to"), where the render's Services for Gateways send their listeners; the operator
 // profile's runs as Tyk Operator's users run it, with Tyk's default.
-func tykSettings(profile string) realtyk.Settings {
+func tykSettings(profile, pool string) realtyk.Settings {
 	if profile != "gateway-api" {
 		return nil
 	}
-	return realtyk.Settings{"ignore_canonical_mime_header_key": true}
+	settings := realtyk.Settings{"ignore_canonical_mime_header_key": true}
+	var from, to int
+	if _, err := fmt.Sscanf(pool, "%d-%d", &from, &to); err == nil {
+		ranges := []any{map[string]any{"from": from, "to": to}}
+		settings["ports_whitelist"] = map[string]any{"http": map[string]any{"ranges": ranges},
+			"https": map[string]any{"ranges": ranges}}
+	}
+	return settings
 }
 
 // renderConfig is the RenderConfig the loop renders with: the profile, ConfigMap output, the standard channel, and
@@ -298,14 +312,18 @@ func tykSettings(profile string) realtyk.Settings {
 // which an older Gateway refuses, so the render writes whole seconds for it, and claims no timeout feature). A
 // Gateway older than any release the render writes for (CI's 5.4 line, which refuses the APIs) gets APIs for the
 // oldest it does (tykroute.MinVersion), as a user who gave that release would: the report then shows what such a
-// Gateway serves of them. The gateway-api profile declares the header names its Gateway keeps (tykSettings).
-func renderConfig(profile, tyk string) []byte {
+// Gateway serves of them. The gateway-api profile declares the header names its Gateway keeps (tykSettings), and
+// gives the render pool for Gateways' own Services (gatewayPorts), when there is one.
+func renderConfig(profile, tyk, pool string) []byte {
 	if v, err := tykroute.ParseVersion(tyk); err == nil && v.Less(tykroute.MinVersion) {
 		tyk = tykroute.MinVersion.String()
 	}
 	kept := ""
-	if tykSettings(profile)["ignore_canonical_mime_header_key"] == true {
+	if tykSettings(profile, "")["ignore_canonical_mime_header_key"] == true {
 		kept = "  ignoreCanonicalMIMEHeaderKey: true\n"
+	}
+	if pool != "" {
+		kept += "  gatewayPorts: \"" + pool + "\"\n"
 	}
 	return []byte(fmt.Sprintf(`apiVersion: gateway2tyk.io/v1alpha1
 kind: RenderConfig

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -26,6 +27,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/gateway2tyk/gateway2tyk/e2e/realkube"
+	"github.com/gateway2tyk/gateway2tyk/fn/emit"
 )
 
 // managedBy is the label of every object the render emits.
@@ -58,7 +60,23 @@ var sources = []source{
 	{gvr: schema.GroupVersionResource{Group: "tyk.tyk.io", Version: "v1alpha1", Resource: "tykoasapidefinitions"}, kind: "TykOasApiDefinition", statusWritten: true},
 }
 
-var configMaps = schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}
+var (
+	configMaps = schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}
+	services   = schema.GroupVersionResource{Version: "v1", Resource: "services"}
+)
+
+type appliedKind struct {
+	kind     string
+	gvr      schema.GroupVersionResource
+	selector string
+}
+
+// applied are the kinds of the render's output the loop applies, each with its resource and the labels that
+// select the ones it prunes: the APIs' ConfigMaps, and the Services it emits for Gateways (gatewayPorts).
+var applied = []appliedKind{
+	{"ConfigMap", configMaps, managedBy + "=gateway2tyk," + emit.LabelAPIID},
+	{"Service", services, managedBy + "=gateway2tyk," + emit.LabelComponent + "=" + emit.ComponentGatewayService},
+}
 
 // GitOps stands in for Argo CD: after every change in the API server it renders what the render reads with the
 // gateway2tyk binary, applies the rendered ConfigMaps (pruning the ones no longer rendered), and runs gateway2tyk
@@ -202,7 +220,7 @@ func (g *GitOps) round(ctx context.Context, objs []map[string]any) Round {
 	n, err := g.apply(ctx, out)
 	r.APIs = n
 	if err != nil {
-		g.t.Logf("gitops: applying the rendered ConfigMaps: %v", err)
+		g.t.Logf("gitops: applying the rendered objects: %v", err)
 	}
 	begin = time.Now()
 	syncOut, syncErr, code := g.exec(ctx, g.SyncEnv, append([]string{"sync", "--from", outPath}, g.SyncArgs...)...)
@@ -214,46 +232,58 @@ func (g *GitOps) round(ctx context.Context, objs []map[string]any) Round {
 	return r
 }
 
-// apply applies the rendered ConfigMaps with server-side apply and deletes the ones the cluster has that the
-// render no longer makes (Argo CD's prune). It returns how many it applied.
-func (g *GitOps) apply(ctx context.Context, rendered []byte) (int, error) {
+// apply applies the rendered ConfigMaps and Services (applied) with server-side apply and deletes the ones the
+// cluster has that the render no longer makes (Argo CD's prune). It returns how many ConfigMaps it applied.
+func (g *GitOps) apply(ctx context.Context, rendered []byte) (n int, err error) {
+	var refused []string
 	docs, err := realkube.SplitYAML(rendered)
 	if err != nil {
 		return 0, err
 	}
-	want := map[types.NamespacedName]bool{}
+	want := map[string]map[types.NamespacedName]bool{}
+	for _, a := range applied {
+		want[a.kind] = map[types.NamespacedName]bool{}
+	}
 	for _, doc := range docs {
 		var u unstructured.Unstructured
 		if err := yaml.Unmarshal(doc, &u.Object); err != nil {
 			return 0, err
 		}
-		if u.GetKind() != "ConfigMap" || u.GetAPIVersion() != "v1" || u.GetLabels()[managedBy] != "gateway2tyk" {
+		i := slices.IndexFunc(applied, func(a appliedKind) bool { return a.kind == u.GetKind() })
+		if p := emit.Ours(u.GetLabels()); i < 0 || u.GetAPIVersion() != "v1" || (p != emit.OursAPI && p != emit.OursGatewayService) {
 			continue
 		}
+		unstructured.RemoveNestedField(u.Object, "status") // the load balancer's, not the loop's to apply
 		data, err := json.Marshal(u.Object)
 		if err != nil {
 			return 0, err
 		}
 		force := true
-		if _, err := g.dyn.Resource(configMaps).Namespace(u.GetNamespace()).Patch(ctx, u.GetName(), types.ApplyPatchType, data,
+		// One object the API server refuses does not stop the others, as Argo CD applies them.
+		want[u.GetKind()][types.NamespacedName{Namespace: u.GetNamespace(), Name: u.GetName()}] = true
+		if _, err := g.dyn.Resource(applied[i].gvr).Namespace(u.GetNamespace()).Patch(ctx, u.GetName(), types.ApplyPatchType, data,
 			metav1.PatchOptions{FieldManager: fieldManager, Force: &force}); err != nil {
-			return 0, fmt.Errorf("ConfigMap %s/%s: %v", u.GetNamespace(), u.GetName(), err)
+			refused = append(refused, fmt.Sprintf("%s %s/%s: %v", u.GetKind(), u.GetNamespace(), u.GetName(), err))
 		}
-		want[types.NamespacedName{Namespace: u.GetNamespace(), Name: u.GetName()}] = true
 	}
-	live, err := g.dyn.Resource(configMaps).List(ctx, metav1.ListOptions{LabelSelector: managedBy + "=gateway2tyk"})
-	if err != nil {
-		return len(want), err
+	if len(refused) > 0 {
+		defer func() { err = errors.Join(err, errors.New(strings.Join(refused, "; "))) }()
 	}
-	for _, u := range live.Items {
-		if !want[types.NamespacedName{Namespace: u.GetNamespace(), Name: u.GetName()}] {
-			err := g.dyn.Resource(configMaps).Namespace(u.GetNamespace()).Delete(ctx, u.GetName(), metav1.DeleteOptions{})
-			if err != nil && !apierrors.IsNotFound(err) {
-				return len(want), err
+	for _, a := range applied {
+		live, err := g.dyn.Resource(a.gvr).List(ctx, metav1.ListOptions{LabelSelector: a.selector})
+		if err != nil {
+			return len(want["ConfigMap"]), err
+		}
+		for _, u := range live.Items {
+			if !want[a.kind][types.NamespacedName{Namespace: u.GetNamespace(), Name: u.GetName()}] {
+				err := g.dyn.Resource(a.gvr).Namespace(u.GetNamespace()).Delete(ctx, u.GetName(), metav1.DeleteOptions{})
+				if err != nil && !apierrors.IsNotFound(err) {
+					return len(want["ConfigMap"]), err
+				}
 			}
 		}
 	}
-	return len(want), nil
+	return len(want["ConfigMap"]), nil
 }
 
 // exec runs the gateway2tyk binary and returns its stdout, stderr and exit code (-1 when it did not run).

@@ -32,7 +32,7 @@ func TestNothingLostOnSuiteManifests(t *testing.T) {
 	require.Greater(t, len(tests), 100, "the suite's test manifests")
 	checked := map[config.Profile]int{}
 	for _, profile := range []config.Profile{config.ProfileOperator, config.ProfileGatewayAPI} {
-		cfg, err := config.Load(parse(t, renderConfig(string(profile), "")))
+		cfg, err := config.Load(parse(t, renderConfig(string(profile), "", "")))
 		require.NoError(t, err)
 		for _, file := range tests {
 			items, err := (&kio.ByteReader{Reader: strings.NewReader(base + suiteManifest(t, file)), OmitReaderAnnotations: true}).Read()

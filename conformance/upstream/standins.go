@@ -40,8 +40,13 @@ package upstream
 //     HTTP (the targetPorts the gateway-api profile gives the APIs of a data plane's HTTP listeners once they are on
 //     more than one port): the suite's RoundTripper dials them for the addresses it is given (dialTo), as the
 //     load balancer would forward them.
+//   - a LoadBalancer controller for the Services the gateway-api profile emits for Gateways (the RenderConfig's
+//     gatewayPorts, a range of free loopback ports below the ephemeral ones that the Tyk Gateway's
+//     ports_whitelist allows): LoadBalancers gives each an address of its own, 127.0.0.<n> from 2 on, in its
+//     status, and the suite's RoundTripper and WebSocket dialer dial such an address's port at the Service's
+//     targetPort on loopback, as the load balancer forwards to the Pods (gatewayservices.go).
 //   - Argo CD: GitOps, the loop that renders what the API server holds with the gateway2tyk binary, applies the
-//     rendered ConfigMaps and runs gateway2tyk sync (see gitops.go).
+//     rendered ConfigMaps and Services and runs gateway2tyk sync (see gitops.go).
 
 const (
 	// loadBalancerIP is the address the stand-in LoadBalancer controller gives the data-plane Service.

@@ -103,8 +103,21 @@ func Start(t testing.TB, bins Binaries) *Gateway {
 }
 
 // Settings are tyk.conf keys a test sets on top of examples/tyk-gateway/tyk.conf, for a behaviour that needs the
-// Gateway configured otherwise (ignore_canonical_mime_header_key), which the RenderConfig then declares.
+// Gateway configured otherwise (ignore_canonical_mime_header_key), which the RenderConfig then declares. An
+// object is merged into the one the Gateway has (ports_whitelist's http ranges beside its ports).
 type Settings map[string]any
+
+// merge sets each key of over in conf, merging objects into objects.
+func merge(conf, over map[string]any) {
+	for k, v := range over {
+		sub, isMap := v.(map[string]any)
+		if into, ok := conf[k].(map[string]any); ok && isMap {
+			merge(into, sub)
+			continue
+		}
+		conf[k] = v
+	}
+}
 
 // StartWith runs a Gateway as Start does, with settings on top of the example tyk.conf; proxyAddr is
 // StartBehindProxy's ("" for a recording proxy of its own).
@@ -173,9 +186,7 @@ func startOn(t testing.TB, bins Binaries, redisPort int, proxyAddr string, setti
 	if err != nil {
 		t.Fatal(err)
 	}
-	for k, v := range settings {
-		conf[k] = v
-	}
+	merge(conf, settings)
 	writeJSON(t, g.conf, conf)
 	t.Cleanup(func() {
 		g.Stop()

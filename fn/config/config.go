@@ -83,8 +83,11 @@ type Spec struct {
 	// header transform writes a header by the name as given, and a name that is not in canonical form is a
 	// header line of its own beside the canonical one (headernames.go). The gateway-api profile serves a
 	// ResponseHeaderModifier's add with it; the operator profile does not read it.
-	HeaderNamesKept bool     `json:"ignoreCanonicalMIMEHeaderKey,omitempty"`
-	SyncHook        SyncHook `json:"syncHook,omitempty"`
+	HeaderNamesKept bool `json:"ignoreCanonicalMIMEHeaderKey,omitempty"`
+	// GatewayPorts are the ports of the Tyk Pods the render may send Gateways' own Services to (gatewayports.go),
+	// as written ("20100-20149,20200"); empty: it emits none. The gateway-api profile only.
+	GatewayPorts string   `json:"gatewayPorts,omitempty"`
+	SyncHook     SyncHook `json:"syncHook,omitempty"`
 }
 
 // SyncHook asks the render to emit the Argo CD PostSync hook that runs `gateway2tyk sync` (package fn/hook).
@@ -338,6 +341,11 @@ func Load(node *yaml.RNode) (Spec, error) {
 				return Spec{}, l.fail(path, "%s", tooOld(v))
 			}
 			spec.TykVersion = v
+		case gatewayPortsKey:
+			if _, err := ParsePorts(v); err != nil {
+				return Spec{}, l.fail(path, "%v (got %q)", err, v)
+			}
+			spec.GatewayPorts = v
 		case "owner":
 			if msg := OwnerError(v); msg != "" {
 				return Spec{}, l.fail(path, "%s (got %q)", msg, v)
@@ -347,6 +355,10 @@ func Load(node *yaml.RNode) (Spec, error) {
 	}
 	if err := l.checkSyncHook(body, spec); err != nil {
 		return Spec{}, err
+	}
+	if spec.GatewayPorts != "" && !spec.Profile.GatewayAPI() {
+		return Spec{}, l.fail(body+"."+gatewayPortsKey, "only the gateway-api profile reads it (%s.%s: %s)", body,
+			profileKey, ProfileGatewayAPI)
 	}
 	if spec.HeaderNamesKept && !spec.Profile.GatewayAPI() {
 		return Spec{}, l.fail(body+"."+headerNamesKey, "only the gateway-api profile reads it (%s.%s: %s): the "+
@@ -513,7 +525,7 @@ func (l *loader) checkSyncHook(body string, spec Spec) error {
 // knownField lists the keys of spec, which are also the keys of data.
 var knownField = map[string]bool{"controllerName": true, "output": true, "inputs": true, "failOn": true,
 	"gatewayAPIChannel": true, "owner": true, "defaultNamespace": true, profileKey: true,
-	tykVersionKey: true}
+	tykVersionKey: true, gatewayPortsKey: true}
 
 // loader carries the object's identity so that each error can name it.
 type loader struct {

@@ -22,6 +22,9 @@ const (
 	// LabelComponent and ComponentSyncHook mark the objects of the Argo CD sync hook (package fn/hook).
 	LabelComponent    = "app.kubernetes.io/component"
 	ComponentSyncHook = "sync-hook"
+	// ComponentGatewayService marks the Service the gateway-api profile emits for a Gateway (config's
+	// gatewayPorts).
+	ComponentGatewayService = "gateway-service"
 
 	AnnotationRoute    = "gateway2tyk.io/route"
 	AnnotationGateway  = "gateway2tyk.io/gateway"
@@ -49,6 +52,10 @@ const (
 	OursAPI
 	// OursSyncHook is an object of the Argo CD sync hook (package fn/hook).
 	OursSyncHook
+	// OursGatewayService is the Service emitted for a Gateway (config's gatewayPorts). Unlike the other parts it
+	// is read as input too: the copy in the cluster carries the load balancer's address, a fact the render
+	// needs, and the ports it gave the Gateway, which it keeps; a render then replaces it.
+	OursGatewayService
 	// OursOther is labelled app.kubernetes.io/managed-by: gateway2tyk and is neither: never read as input, and
 	// never replaced either.
 	OursOther
@@ -64,8 +71,11 @@ func Ours(labels map[string]string) Part {
 	if _, ok := labels[LabelAPIID]; ok {
 		return OursAPI
 	}
-	if labels[LabelComponent] == ComponentSyncHook {
+	switch labels[LabelComponent] {
+	case ComponentSyncHook:
 		return OursSyncHook
+	case ComponentGatewayService:
+		return OursGatewayService
 	}
 	return OursOther
 }
@@ -77,13 +87,20 @@ func Owner(labels map[string]string) string { return labels[LabelOwner] }
 // replaced by this run's, so running the function on its own output changes nothing.
 func IsEmitted(node *yaml.RNode) bool { return Ours(meta.Labels(node)) == OursAPI }
 
+// Replaced reports whether an item is replaced by a render's output: an API object or a Gateway's Service that
+// gateway2tyk emitted on an earlier run.
+func Replaced(node *yaml.RNode) bool {
+	p := Ours(meta.Labels(node))
+	return p == OursAPI || p == OursGatewayService
+}
+
 // Upsert returns the items without those emitted by an earlier run, plus the newly emitted ones, sorted by
 // kind, namespace, name and apiVersion so that the output does not depend on the input order. Items that share
 // all four keep their relative order.
 func Upsert(items, emitted []*yaml.RNode) []*yaml.RNode {
 	out := make([]*yaml.RNode, 0, len(items)+len(emitted))
 	for _, it := range items {
-		if !IsEmitted(it) {
+		if !Replaced(it) {
 			out = append(out, it)
 		}
 	}

@@ -106,9 +106,21 @@ type itemRead struct {
 	// decodeErr is why the item cannot be decoded; problems are what validation found.
 	decodeErr error
 	problems  []apiserver.Problem
+	// replaced marks an earlier render's Service for a Gateway (emit.OursGatewayService).
+	replaced bool
 }
 
+// readItem reads one item. An earlier render's Service for a Gateway that the API server would refuse is not read:
+// the render replaces it, so it is as if it were not there (a new Service, whose address is not known yet).
 func readItem(node *yaml.RNode, channel apiserver.Channel) itemRead {
+	r := readObject(node, channel)
+	if r.replaced && (r.decodeErr != nil || len(r.problems) > 0 || r.ignored != nil) {
+		return itemRead{skip: true}
+	}
+	return r
+}
+
+func readObject(node *yaml.RNode, channel apiserver.Channel) itemRead {
 	meta, err := node.GetMeta()
 	if err != nil {
 		return itemRead{skip: true} // not a Kubernetes object: nothing to read, and it passes through untouched
@@ -123,10 +135,19 @@ func readItem(node *yaml.RNode, channel apiserver.Channel) itemRead {
 		return unknownKind(node, meta, group, byKind)
 	}
 	key := inventory.Key{Group: group, Kind: meta.Kind, Namespace: meta.Namespace, Name: meta.Name}
-	// The render's own output from an earlier run is replaced, never read as input.
-	if emit.Ours(meta.Labels) != emit.NotOurs {
+	// The render's own output from an earlier run is replaced, never read as input; but for a Gateway's Service,
+	// whose copy in the cluster says the address the load balancer gave it.
+	part := emit.Ours(meta.Labels)
+	if part != emit.NotOurs && part != emit.OursGatewayService {
 		return itemRead{skip: true}
 	}
+	r := readKnown(node, meta, group, version, key, k, channel)
+	r.replaced = part == emit.OursGatewayService
+	return r
+}
+
+func readKnown(node *yaml.RNode, meta yaml.ResourceMeta, group, version string, key inventory.Key, k kind,
+	channel apiserver.Channel) itemRead {
 	if !contains(k.versions, version) {
 		return itemRead{key: key, ignored: &Problem{Key: key, Node: node, Field: "apiVersion",
 			Message: fmt.Sprintf("%s is not a version gateway2tyk reads (%s/%s); the object is passed through unread",

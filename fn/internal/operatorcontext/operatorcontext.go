@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/gateway2tyk/gateway2tyk/fn/emit"
 	"github.com/gateway2tyk/gateway2tyk/fn/internal/attachment"
 	"github.com/gateway2tyk/gateway2tyk/fn/inventory"
 	"github.com/gateway2tyk/gateway2tyk/fn/tykapi"
@@ -30,6 +31,8 @@ type Environment struct {
 	tyk tykroute.Version
 	// headerNamesKept: the Tyk Gateways keep header names as written (GatewayAPIProfile).
 	headerNamesKept bool
+	// services are the Services the render emits for Gateways (WithGatewayServices), nil: none.
+	services *servicePlan
 }
 
 var _ attachment.Environment = Environment{}
@@ -74,29 +77,52 @@ func (e Environment) ClassParameters(gc *gwv1.GatewayClass) string {
 // Infrastructure implements the Gateway rows of the reference: the OperatorContext of
 // infrastructure.parametersRef must be readable (else Invalid); without one, or without its
 // dataPlane.serviceRef, or when that Service does not exist, the Gateway has no address (UnsupportedAddress).
+// In the gateway-api profile a Gateway's own Service (gatewayservice.go), given or emitted, fronts it.
 func (e Environment) Infrastructure(gw *gwv1.Gateway) attachment.Infrastructure {
+	svc, infra := e.dataPlaneService(gw)
+	if svc == nil {
+		return infra
+	}
+	own := e.gatewayService(gw, svc)
+	if own != nil && emit.Ours(own.Labels) == emit.NotOurs {
+		return attachment.Infrastructure{Service: own, DataPlane: svc}
+	}
+	if e.services != nil {
+		key := types.NamespacedName{Namespace: gw.Namespace, Name: gw.Name}
+		if planned := e.services.byGateway[key]; planned != nil {
+			return attachment.Infrastructure{Service: planned, DataPlane: svc}
+		}
+		if why := e.services.short[key]; why != "" {
+			return attachment.Infrastructure{NoService: why}
+		}
+	}
+	// An earlier render's Service for the Gateway, which this one no longer emits (gatewayPorts unset), is
+	// on its way out: the Gateway is served through the data plane's.
+	return attachment.Infrastructure{Service: svc}
+}
+
+// dataPlaneService is the Service of the Tyk Pods that serve a Gateway (its OperatorContext's
+// dataPlane.serviceRef), or nil and the Gateway's infrastructure saying why there is none.
+func (e Environment) dataPlaneService(gw *gwv1.Gateway) (*corev1.Service, attachment.Infrastructure) {
 	ctx, why := e.Context(gw)
 	if why != "" {
-		return attachment.Infrastructure{Invalid: why}
+		return nil, attachment.Infrastructure{Invalid: why}
 	}
 	if ctx == nil {
-		return attachment.Infrastructure{NoService: e.noContext(gw)}
+		return nil, attachment.Infrastructure{NoService: e.noContext(gw)}
 	}
 	key := types.NamespacedName{Namespace: ctx.Namespace, Name: ctx.Name}.String() + e.contextOrigin(gw)
 	if ctx.Spec.DataPlane == nil || ctx.Spec.DataPlane.ServiceRef == nil || ctx.Spec.DataPlane.ServiceRef.Name == "" {
-		return attachment.Infrastructure{NoService: fmt.Sprintf("OperatorContext %s has no dataPlane.serviceRef", key)}
+		return nil, attachment.Infrastructure{NoService: fmt.Sprintf("OperatorContext %s has no dataPlane.serviceRef", key)}
 	}
 	svcKey := types.NamespacedName{Namespace: ctx.Namespace, Name: ctx.Spec.DataPlane.ServiceRef.Name}
 	svc := e.inv.Services[svcKey]
 	if svc == nil {
-		return attachment.Infrastructure{NoService: fmt.Sprintf("Service %s (dataPlane.serviceRef of OperatorContext %s) "+
+		return nil, attachment.Infrastructure{NoService: fmt.Sprintf("Service %s (dataPlane.serviceRef of OperatorContext %s) "+
 			"does not exist; give it as a config.kubernetes.io/local-config object if it is deployed outside the repository",
 			svcKey, key)}
 	}
-	if own := e.gatewayService(gw); own != nil {
-		return attachment.Infrastructure{Service: own, DataPlane: svc}
-	}
-	return attachment.Infrastructure{Service: svc}
+	return svc, attachment.Infrastructure{}
 }
 
 // Context returns the OperatorContext of a Gateway's infrastructure.parametersRef (in the Gateway's
