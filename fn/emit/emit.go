@@ -1,5 +1,5 @@
 // Package emit owns the output items: the ConfigMaps and TykOasApiDefinitions that hold the rendered APIs,
-// with their labels and annotations, the gateway2tyk.io/status and gateway2tyk.io/health annotations on input items, and the upsert of
+// with their labels and annotations, the Services of Gateways (service.go), the gateway2tyk.io/status and gateway2tyk.io/health annotations on input items, and the upsert of
 // emitted objects into the item list (replaced, never duplicated; output sorted so that input order does not
 // matter). It decides nothing; it writes what the other stages decided.
 package emit
