@@ -72,7 +72,7 @@ func TestConformanceGatewayAPIProfile(t *testing.T) {
 		gwcMustHaveAcceptedConditionTrue(t, w, gatewayClassName)
 		// No tykVersion: the APIs are for Tyk 5.14, which serves the timeouts exactly and finds mock responses the
 		// classic way (redirects that keep the request's host), so those are claimed too.
-		gwcMustListSupportedFeatures(t, w, gatewayClassName, "Gateway", "GatewayHTTPListenerIsolation", "GatewayPort8080", "HTTPRoute",
+		gwcMustListSupportedFeatures(t, w, gatewayClassName, "Gateway", "GatewayAddressEmpty", "GatewayHTTPListenerIsolation", "GatewayPort8080", "HTTPRoute",
 			"HTTPRoute303RedirectStatusCode", "HTTPRoute307RedirectStatusCode", "HTTPRoute308RedirectStatusCode",
 			"HTTPRouteBackendProtocolWebSocket", "HTTPRouteBackendTimeout", "HTTPRouteDestinationPortMatching",
 			"HTTPRouteMethodMatching", "HTTPRouteNamedRouteRule", "HTTPRouteParentRefPort", "HTTPRoutePathRedirect",

@@ -75,3 +75,32 @@ func renderEditedStory(t *testing.T, story, from, to string) *fn.Output {
 	require.NoError(t, os.WriteFile(path, []byte(input), 0o600))
 	return renderStoryFile(t, path)
 }
+
+// TestRequestedAddresses holds a Gateway's spec.addresses to what its Service gives (gateway-api profile): an
+// address of a type without value is the Service's (the suite's GatewayOptionalAddressValue), a type it has
+// none of is not assigned, and a value asked for is not served.
+func TestRequestedAddresses(t *testing.T) {
+	for addresses, want := range map[string]string{
+		"[{type: IPAddress}]": "True Programmed",
+		"[{value: \"\"}]":     "True Programmed",
+		"[{type: Hostname}]":  "False AddressNotAssigned: spec.addresses[0] asks for an address of type Hostname, and Service tyk/gw-shop-public has none",
+		"[{type: IPAddress, value: 203.0.113.99}]": "False AddressNotUsable: spec.addresses[0]: a requested address (203.0.113.99) " +
+			"is not supported: the Gateway's address is the one the cluster gives its Service",
+		"[{type: example.com/vip}]": "False AddressNotUsable: spec.addresses[0]: addresses of type example.com/vip are not " +
+			"supported (IPAddress and Hostname are)",
+	} {
+		out := renderEditedStory(t, "profile-gateway-api-gateway-ports", "    metadata: {name: public, namespace: shop}\n    spec:\n",
+			"    metadata: {name: public, namespace: shop}\n    spec:\n      addresses: "+addresses+"\n")
+		for _, g := range out.Attachment.Gateways {
+			if g.Gateway.Name != "public" {
+				continue
+			}
+			c := status.Find(g.Conditions, "Programmed")
+			got := string(c.Status) + " " + c.Reason
+			if c.Status != "True" {
+				got += ": " + c.Message
+			}
+			assert.Equal(t, want, got, addresses)
+		}
+	}
+}

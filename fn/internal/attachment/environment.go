@@ -33,4 +33,7 @@ type Infrastructure struct {
 	DataPlane *corev1.Service
 	// NoService says why there is no Service (the Gateway is then not programmed: UnsupportedAddress).
 	NoService string
+	// AddressesRequested says the Gateway's spec.addresses are held to what the Service gives (requested.go):
+	// the gateway-api profile; the reference does not read them.
+	AddressesRequested bool
 }

@@ -85,6 +85,9 @@ func gatewayConditions(g *Gateway) []metav1.Condition {
 	case len(g.Addresses) == 0:
 		_, why := serviceAddresses(svc)
 		status.Set(&conds, status.Condition(condProgrammed, false, string(gwv1.GatewayReasonAddressNotAssigned), why, gen))
+	case g.Infrastructure.AddressesRequested && requestedAddresses(g) != nil:
+		c := requestedAddresses(g)
+		status.Set(&conds, status.Condition(condProgrammed, false, c.reason, c.message, gen))
 	case len(valid) == 0:
 		status.Set(&conds, status.Condition(condProgrammed, false, string(gwv1.GatewayReasonInvalid),
 			"no listener is valid", gen))

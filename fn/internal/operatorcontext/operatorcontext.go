@@ -85,12 +85,12 @@ func (e Environment) Infrastructure(gw *gwv1.Gateway) attachment.Infrastructure 
 	}
 	own := e.gatewayService(gw, svc)
 	if own != nil && emit.Ours(own.Labels) == emit.NotOurs {
-		return attachment.Infrastructure{Service: own, DataPlane: svc}
+		return attachment.Infrastructure{Service: own, DataPlane: svc, AddressesRequested: e.gatewayAPI}
 	}
 	if e.services != nil {
 		key := types.NamespacedName{Namespace: gw.Namespace, Name: gw.Name}
 		if planned := e.services.byGateway[key]; planned != nil {
-			return attachment.Infrastructure{Service: planned, DataPlane: svc}
+			return attachment.Infrastructure{Service: planned, DataPlane: svc, AddressesRequested: e.gatewayAPI}
 		}
 		if why := e.services.short[key]; why != "" {
 			return attachment.Infrastructure{NoService: why}
@@ -98,7 +98,7 @@ func (e Environment) Infrastructure(gw *gwv1.Gateway) attachment.Infrastructure 
 	}
 	// An earlier render's Service for the Gateway, which this one no longer emits (gatewayPorts unset), is
 	// on its way out: the Gateway is served through the data plane's.
-	return attachment.Infrastructure{Service: svc}
+	return attachment.Infrastructure{Service: svc, AddressesRequested: e.gatewayAPI}
 }
 
 // dataPlaneService is the Service of the Tyk Pods that serve a Gateway (its OperatorContext's

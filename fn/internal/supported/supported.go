@@ -50,6 +50,10 @@ var gatewayAPI = []features.FeatureName{
 	// domain that leaves out the hostnames of the more specific listeners (translate's isolation.go);
 	// GatewayHTTPListenerIsolation passes on v5.14.0 and v5.8.11
 	features.SupportGatewayHTTPListenerIsolation,
+	// a Gateway's spec.addresses asks for an address of a type and leaves the value to the implementation: the
+	// Gateway's address is its Service's, which the load balancer gives (GatewayOptionalAddressValue). A value
+	// asked for is not served (GatewayStaticAddresses is not claimed)
+	features.SupportGatewayAddressEmpty,
 }
 
 // timeouts are listed when the APIs are for Tyk 5.14 or later (spec.tykVersion not older), which takes the

@@ -18,7 +18,7 @@ func TestFeatures(t *testing.T) {
 	// timeouts Tyk 5.14 serves exactly and the redirect codes, scheme, port and path (a Location with the
 	// request's host and path), sorted by name
 	// as the field requires, and nothing else.
-	all := []gwv1.SupportedFeature{{Name: "Gateway"}, {Name: "GatewayHTTPListenerIsolation"}, {Name: "GatewayPort8080"}, {Name: "HTTPRoute"},
+	all := []gwv1.SupportedFeature{{Name: "Gateway"}, {Name: "GatewayAddressEmpty"}, {Name: "GatewayHTTPListenerIsolation"}, {Name: "GatewayPort8080"}, {Name: "HTTPRoute"},
 		{Name: "HTTPRoute303RedirectStatusCode"}, {Name: "HTTPRoute307RedirectStatusCode"}, {Name: "HTTPRoute308RedirectStatusCode"},
 		{Name: "HTTPRouteBackendProtocolWebSocket"}, {Name: "HTTPRouteBackendTimeout"},
 		{Name: "HTTPRouteDestinationPortMatching"}, {Name: "HTTPRouteMethodMatching"}, {Name: "HTTPRouteNamedRouteRule"},
@@ -29,7 +29,7 @@ func TestFeatures(t *testing.T) {
 	assert.Equal(t, all, Features(config.Spec{Profile: config.ProfileGatewayAPI, TykVersion: "v5.14.0"}))
 	// For an older Tyk, whole seconds: the suite's 500ms would be 1s, so the timeouts are not claimed; and mock
 	// responses found only by the OpenAPI router, so no redirect keeps the request's host.
-	assert.Equal(t, []gwv1.SupportedFeature{{Name: "Gateway"}, {Name: "GatewayHTTPListenerIsolation"}, {Name: "GatewayPort8080"}, {Name: "HTTPRoute"},
+	assert.Equal(t, []gwv1.SupportedFeature{{Name: "Gateway"}, {Name: "GatewayAddressEmpty"}, {Name: "GatewayHTTPListenerIsolation"}, {Name: "GatewayPort8080"}, {Name: "HTTPRoute"},
 		{Name: "HTTPRouteBackendProtocolWebSocket"}, {Name: "HTTPRouteDestinationPortMatching"},
 		{Name: "HTTPRouteMethodMatching"}, {Name: "HTTPRouteNamedRouteRule"}, {Name: "HTTPRouteParentRefPort"},
 		{Name: "HTTPRoutePathRewrite"}, {Name: "HTTPRouteQueryParamMatching"}, {Name: "ReferenceGrant"}},
