@@ -335,6 +335,9 @@ func (b *builder) api(api *translate.API) {
 				}
 				e.Lines = []string{fmt.Sprintf("weight %d", w)}
 			}
+			if be.H2C {
+				e.Lines = append(e.Lines, "h2c (HTTP/2 without TLS)") // else Tyk speaks HTTP/1.1 to it
+			}
 			e.From = apiID
 			e.To = b.backend(be)
 			if !be.Resolved() {

@@ -517,3 +517,34 @@ func TestBuildListenerPorts(t *testing.T) {
 		}
 	}
 }
+
+// TestBuildH2C: the edge to an h2c backend (a Service port of appProtocol kubernetes.io/h2c, its rule's one
+// target, in the gateway-api profile) says Tyk speaks HTTP/2 without TLS to it; the refused balanced ones are red.
+func TestBuildH2C(t *testing.T) {
+	data, err := os.ReadFile("../testdata/profile-gateway-api-h2c/input.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	items, err := (&kio.ByteReader{Reader: bytes.NewReader(data)}).Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := config.Default()
+	cfg.Profile = config.ProfileGatewayAPI
+	out, err := fn.Render(items, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := graph.Build(out.Attachment, out.Translation)
+	checkGraph(t, g)
+	e := edge(t, g, "api_gwapi_05bbfed527bfbfe8cf2b", "svc_shop_orders_9000")
+	if !slices.Contains(e.Lines, "h2c (HTTP/2 without TLS)") {
+		t.Errorf("edge to the h2c backend: lines %q", e.Lines)
+	}
+	for _, e := range g.Edges {
+		if e.From == "api_gwapi_cf721b8903851e14494a" && (e.State != graph.Rejected || slices.ContainsFunc(e.Lines,
+			func(l string) bool { return strings.HasPrefix(l, "h2c") })) {
+			t.Errorf("edge of the balanced rule to %s: state %v, lines %q; want refused, not h2c", e.To, e.State, e.Lines)
+		}
+	}
+}

@@ -99,13 +99,13 @@ func (u *upstreamSpec) targets(suffix string) []tykoas.LoadBalancingTarget {
 	var out []tykoas.LoadBalancingTarget
 	for _, b := range weighted {
 		w := int(*b.Ref.Weight)
-		if len(b.Endpoints) == 0 {
+		if len(b.Endpoints) == 0 || !b.Resolved() {
 			out = append(out, tykoas.LoadBalancingTarget{URL: backendURL(b, suffix), Weight: w * l})
 			continue
 		}
 		share := w * l / len(b.Endpoints)
 		for _, ep := range b.Endpoints {
-			out = append(out, tykoas.LoadBalancingTarget{URL: fmt.Sprintf("http://%s%s", hostPort(ep.Address, ep.Port), suffix), Weight: share})
+			out = append(out, tykoas.LoadBalancingTarget{URL: fmt.Sprintf("%s://%s%s", scheme(b), hostPort(ep.Address, ep.Port), suffix), Weight: share})
 		}
 	}
 	out = tykroute.MergeTargets(out)
@@ -129,7 +129,17 @@ func backendURL(b attachment.Backend, suffix string) string {
 	if b.TargetPort != 0 {
 		port = b.TargetPort
 	}
-	return fmt.Sprintf("http://%s.%s.svc.cluster.local:%d%s", b.Service.Name, b.Service.Namespace, port, suffix)
+	return fmt.Sprintf("%s://%s.%s.svc.cluster.local:%d%s", scheme(b), b.Service.Name, b.Service.Namespace, port, suffix)
+}
+
+// scheme is the upstream URL's scheme for a backend: h2c, which Tyk reaches over HTTP/2 without TLS, for a
+// Service port of appProtocol kubernetes.io/h2c (attachment's Backend.H2C, only ever a rule's one target), else
+// http.
+func scheme(b attachment.Backend) string {
+	if b.H2C {
+		return "h2c"
+	}
+	return "http"
 }
 
 // hostPort brackets an IPv6 address.

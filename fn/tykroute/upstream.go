@@ -17,7 +17,8 @@ type upstreamTarget struct {
 
 // targets lists the API's upstreams: upstream.url with weight 1, or, when loadBalancing is enabled, each
 // target with a positive weight (Tyk repeats a target weight times in its round robin, so weight 0 never
-// serves). A URL without a scheme gets http://, as Tyk's EnsureTransport does. A URL that does not parse is
+// serves). A URL without a scheme gets http://, as Tyk's EnsureTransport does, which also turns a balanced
+// target's h2c:// (HTTP/2 without TLS, what a lone upstream.url keeps) into http://. A URL that does not parse is
 // left out with a note.
 func targets(api *candidate, out *Outcome) []upstreamTarget {
 	up := api.doc.Tyk.Upstream
@@ -36,6 +37,9 @@ func targets(api *candidate, out *Outcome) []upstreamTarget {
 		s := strings.TrimSpace(t.raw)
 		if !strings.Contains(s, "://") {
 			s = "http://" + s
+		}
+		if lb := up.LoadBalancing; lb != nil && lb.Enabled {
+			s = strings.Replace(s, "h2c://", "http://", 1) // EnsureTransport: a balanced target is spoken to in HTTP/1.1
 		}
 		u, err := url.Parse(s)
 		if err != nil {

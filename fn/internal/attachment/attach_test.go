@@ -1030,6 +1030,55 @@ func TestAttachBackendResolvedRefs(t *testing.T) {
 	}
 }
 
+// TestAttachBackendH2C: a Service port of appProtocol kubernetes.io/h2c is an h2c backend where the environment
+// serves them, as its rule's one target; beside another target (weight 0 is none) it is UnsupportedProtocol,
+// since Tyk's load balancer speaks HTTP/1.1; where the environment does not serve them the appProtocol is not read.
+func TestAttachBackendH2C(t *testing.T) {
+	const apps = "apps"
+	h2cService := func(name string) *corev1.Service {
+		svc := service(apps, name)
+		svc.Spec.Ports[0].AppProtocol = ptr("kubernetes.io/h2c")
+		return svc
+	}
+	weighted := func(name string, w int32) gwv1.HTTPBackendRef {
+		ref := serviceBackend("", name, 8080)
+		ref.Weight = ptr(w)
+		return ref
+	}
+	tests := []struct {
+		name    string
+		env     fakeEnv
+		rule    []gwv1.HTTPBackendRef
+		wantH2C []bool
+		want    cond
+	}{
+		{"the rule's one target", fakeEnv{h2c: true}, []gwv1.HTTPBackendRef{serviceBackend("", "grpc", 8080)},
+			[]bool{true}, cond{rcResolvedRefs, ctTrue, string(gwv1.RouteReasonResolvedRefs), nil}},
+		{"beside a backend of weight 0", fakeEnv{h2c: true}, []gwv1.HTTPBackendRef{weighted("grpc", 1), weighted("web", 0)},
+			[]bool{true, false}, cond{rcResolvedRefs, ctTrue, string(gwv1.RouteReasonResolvedRefs), nil}},
+		{"balanced with another target: UnsupportedProtocol", fakeEnv{h2c: true},
+			[]gwv1.HTTPBackendRef{weighted("grpc", 90), weighted("web", 10)}, []bool{false, false},
+			cond{rcResolvedRefs, ctFalse, string(gwv1.RouteReasonUnsupportedProtocol),
+				[]string{"spec.rules[0].backendRefs[0]", "Service apps/grpc", "kubernetes.io/h2c", "HTTP/1.1"}}},
+		{"an environment that does not serve h2c reads no appProtocol", fakeEnv{},
+			[]gwv1.HTTPBackendRef{weighted("grpc", 90), weighted("web", 10)}, []bool{false, false},
+			cond{rcResolvedRefs, ctTrue, string(gwv1.RouteReasonResolvedRefs), nil}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			route := withBackends(httpRoute(apps, "shop", []gwv1.ParentReference{edgeRef()}), tc.rule...)
+			objs := []any{gatewayClass(), gateway(httpListener("web")), route, h2cService("grpc"), service(apps, "web")}
+			r := routeOf(t, attach(t, tc.env, objs...), apps, "shop")
+			assertConditionEqual(t, r.ResolvedRefs, tc.want)
+			var h2c []bool
+			for _, b := range r.Backends[0] {
+				h2c = append(h2c, b.H2C)
+			}
+			assert.Equal(t, tc.wantH2C, h2c)
+		})
+	}
+}
+
 // Fixtures.
 
 // Shared fixtures of the Attach tests: typed objects, a fake Environment and condition assertions.
@@ -1048,11 +1097,14 @@ type fakeEnv struct {
 	classInvalid   string
 	infra          *Infrastructure
 	unreadyResolve bool
+	h2c            bool
 }
 
 func (e fakeEnv) ClassParameters(*gwv1.GatewayClass) string { return e.classInvalid }
 
 func (e fakeEnv) UnreadyBackendsResolve() bool { return e.unreadyResolve }
+
+func (e fakeEnv) H2CBackends() bool { return e.h2c }
 
 func (e fakeEnv) Infrastructure(*gwv1.Gateway) Infrastructure {
 	if e.infra != nil {

@@ -16,15 +16,21 @@ import (
 // resolveBackends resolves every backendRef of every rule and derives the route's ResolvedRefs condition:
 // True when all resolve, otherwise False with the reason of the first that does not (in rule and reference
 // order) and a message naming each one by its field path.
-func resolveBackends(hr *gwv1.HTTPRoute, inv *inventory.Inventory, unreadyResolve bool) ([][]Backend, metav1.Condition) {
+func resolveBackends(hr *gwv1.HTTPRoute, inv *inventory.Inventory, env Environment) ([][]Backend, metav1.Condition) {
 	out := make([][]Backend, len(hr.Spec.Rules))
 	var reason gwv1.RouteConditionReason
 	var messages []string
+	unreadyResolve, h2c := env.UnreadyBackendsResolve(), env.H2CBackends()
 	for i, rule := range hr.Spec.Rules {
 		out[i] = make([]Backend, len(rule.BackendRefs))
 		for j, ref := range rule.BackendRefs {
-			b := resolveBackend(hr, ref, inv, unreadyResolve)
-			out[i][j] = b
+			out[i][j] = resolveBackend(hr, ref, inv, unreadyResolve)
+			if h2c {
+				out[i][j].H2C = appProtocol(out[i][j]) == appProtocolH2C
+			}
+		}
+		h2cOnlyAlone(out[i])
+		for j, b := range out[i] {
 			if !b.Resolved() {
 				if reason == "" {
 					reason = b.Reason
@@ -80,4 +86,45 @@ func resolveBackend(hr *gwv1.HTTPRoute, ref gwv1.HTTPBackendRef, inv *inventory.
 		}
 	}
 	return b
+}
+
+// appProtocolH2C is the appProtocol of a Service port that speaks HTTP/2 without TLS (Kubernetes' standard
+// name, which Gateway API's HTTPRouteBackendProtocolH2C reads).
+const appProtocolH2C = "kubernetes.io/h2c"
+
+// appProtocol is the appProtocol of the Service port a resolved backend names ("" when unset or unresolved).
+func appProtocol(b Backend) string {
+	if !b.Resolved() || b.Service == nil {
+		return ""
+	}
+	if p := servicePort(b.Service, *b.Ref.Port); p != nil && p.AppProtocol != nil {
+		return *p.AppProtocol
+	}
+	return ""
+}
+
+// h2cOnlyAlone refuses an h2c backend of a rule that balances load over more than one target (the backends of
+// positive weight, a headless Service's each ready pod): Tyk's load balancer turns every target URL's h2c://
+// into http:// (EnsureTransport) and so speaks HTTP/1.1 to it, which an HTTP/2-only backend (gRPC) does not
+// answer. Gateway API's reason for a backend protocol the implementation cannot speak is UnsupportedProtocol;
+// the backend's share of the requests then gets 500, as any invalid backend's does.
+func h2cOnlyAlone(rule []Backend) {
+	targets := 0
+	for _, b := range rule {
+		if b.Ref.Weight == nil || *b.Ref.Weight > 0 {
+			targets += max(1, len(b.Endpoints))
+		}
+	}
+	if targets < 2 {
+		return
+	}
+	for i, b := range rule {
+		if b.H2C {
+			rule[i].H2C = false
+			rule[i].Reason, rule[i].Message = gwv1.RouteReasonUnsupportedProtocol, fmt.Sprintf(
+				"port %d of Service %s/%s has appProtocol %s, and the rule balances load over more than one target, "+
+					"to each of which Tyk speaks HTTP/1.1: an h2c backend is served as its rule's only target",
+				*b.Ref.Port, b.Namespace, b.Ref.Name, appProtocolH2C)
+		}
+	}
 }

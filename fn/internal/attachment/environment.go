@@ -17,6 +17,9 @@ type Environment interface {
 	// endpoint is ready, as the upstream conformance suite's HTTPRouteServiceTypes expects) rather than
 	// BackendNotFound (this project's reading of the reference, kept in its profile).
 	UnreadyBackendsResolve() bool
+	// H2CBackends says whether a Service port of appProtocol kubernetes.io/h2c is reached over HTTP/2 without TLS
+	// (Backend.H2C; the gateway-api profile), rather than as any other port (the reference reads no appProtocol).
+	H2CBackends() bool
 }
 
 // Infrastructure is what the implementation knows about a Gateway's data plane.

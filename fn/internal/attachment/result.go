@@ -132,6 +132,9 @@ type Backend struct {
 	// Unready says the backend is resolved but has no ready endpoint (a headless Service, see
 	// Environment.UnreadyBackendsResolve): nothing can take its requests.
 	Unready bool
+	// H2C says the Service port's appProtocol is kubernetes.io/h2c and the profile serves it (see
+	// Environment.H2CBackends): Tyk reaches the backend over HTTP/2 without TLS (an h2c:// upstream URL).
+	H2C bool
 }
 
 // Endpoint is one ready pod address of a headless Service and the port it serves the backend's port on.

@@ -30,7 +30,7 @@ func attachRoute(hr *gwv1.HTTPRoute, gateways map[types.NamespacedName]*Gateway,
 	if len(r.Parents) == 0 {
 		return nil
 	}
-	r.Backends, r.ResolvedRefs = resolveBackends(hr, inv, env.UnreadyBackendsResolve())
+	r.Backends, r.ResolvedRefs = resolveBackends(hr, inv, env)
 	return r
 }
 

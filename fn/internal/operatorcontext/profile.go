@@ -92,6 +92,11 @@ func (e Environment) HostlessCertificates() bool { return e.gatewayAPI }
 // upstream suite's HTTPRouteServiceTypes); the operator profile keeps BackendNotFound.
 func (e Environment) UnreadyBackendsResolve() bool { return e.gatewayAPI }
 
+// H2CBackends implements attachment.Environment: in the gateway-api profile a Service port of appProtocol
+// kubernetes.io/h2c is reached over HTTP/2 without TLS (Gateway API's HTTPRouteBackendProtocolH2C); the
+// reference reads no appProtocol.
+func (e Environment) H2CBackends() bool { return e.gatewayAPI }
+
 // SharedDataPlaneServes implements translate.DataPlanes: in the gateway-api profile, when two parents of a route
 // share a data plane, the API rendered for one serves the other too (the same Tyk Gateways answer both
 // Gateways' addresses, and Tyk cannot tell them apart), so both are accepted; the reference accepts only one
