@@ -74,7 +74,7 @@ func TestConformanceGatewayAPIProfile(t *testing.T) {
 		// classic way (redirects that keep the request's host), so those are claimed too.
 		gwcMustListSupportedFeatures(t, w, gatewayClassName, "Gateway", "GatewayAddressEmpty", "GatewayHTTPListenerIsolation", "GatewayPort8080", "HTTPRoute",
 			"HTTPRoute303RedirectStatusCode", "HTTPRoute307RedirectStatusCode", "HTTPRoute308RedirectStatusCode",
-			"HTTPRouteBackendProtocolWebSocket", "HTTPRouteBackendTimeout", "HTTPRouteDestinationPortMatching",
+			"HTTPRouteBackendProtocolH2C", "HTTPRouteBackendProtocolWebSocket", "HTTPRouteBackendTimeout", "HTTPRouteDestinationPortMatching",
 			"HTTPRouteMethodMatching", "HTTPRouteNamedRouteRule", "HTTPRouteParentRefPort", "HTTPRoutePathRedirect",
 			"HTTPRoutePathRewrite",
 			"HTTPRoutePortRedirect", "HTTPRouteQueryParamMatching", "HTTPRouteRequestTimeout", "HTTPRouteSchemeRedirect",

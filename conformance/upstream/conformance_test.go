@@ -158,7 +158,15 @@ func runProfile(t *testing.T, root, profile string) {
 		from, to := gatewayPool(t)
 		pool = fmt.Sprintf("%d-%d", from, to)
 	}
-	g := realtyk.StartWith(t, tykBins, proxy.URL, tykSettings(profile, pool))
+	dns := StartClusterDNS(t, c.Client, proxy)
+	var g *realtyk.Gateway
+	if dns.Bindable != nil {
+		t.Logf("the cluster DNS stand-in for the connections Tyk dials itself cannot be given to it here (%v): "+
+			"h2c:// upstreams are not reached", dns.Bindable)
+		g = realtyk.StartWith(t, tykBins, proxy.URL, tykSettings(profile, pool))
+	} else {
+		g = realtyk.StartWithHosts(t, tykBins, proxy.URL, tykSettings(profile, pool), dns.Hosts)
+	}
 	t.Logf("Tyk Gateway %s (/hello %s) ready in %v on %s", g.Version, g.Hello, time.Since(tykBegin).Round(time.Millisecond), g.URL)
 
 	kubeconfig := AdminKubeconfig(t, c.Config)

@@ -59,18 +59,23 @@ type LoadBalancers struct {
 	byIP  map[string]*corev1.Service
 	ipOf  map[string]string // by namespace/name: a deleted and recreated Service keeps its address
 	dials net.Dialer
+	// listening are the address:ports listened on (tried once each), for the clients that dial an address
+	// themselves rather than through Dial (the suite's h2c prior-knowledge transport).
+	listening map[string]bool
+	listeners []net.Listener
 }
 
 // StartLoadBalancers runs the stand-in until t ends, polling the Services every poll.
 func StartLoadBalancers(t testing.TB, client kubernetes.Interface, poll time.Duration,
 	fallback func(ctx context.Context, network, addr string) (net.Conn, error)) *LoadBalancers {
-	lb := &LoadBalancers{client: client, fallback: fallback, next: 2, byIP: map[string]*corev1.Service{}, ipOf: map[string]string{}}
+	lb := &LoadBalancers{client: client, fallback: fallback, next: 2, byIP: map[string]*corev1.Service{}, ipOf: map[string]string{},
+		listening: map[string]bool{}}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		for ctx.Err() == nil {
-			if err := lb.assign(ctx); err != nil && ctx.Err() == nil {
+			if err := lb.assign(ctx, t); err != nil && ctx.Err() == nil {
 				t.Logf("load balancers: %v", err)
 			}
 			select {
@@ -79,13 +84,60 @@ func StartLoadBalancers(t testing.TB, client kubernetes.Interface, poll time.Dur
 			}
 		}
 	}()
-	t.Cleanup(func() { cancel(); <-done })
+	t.Cleanup(func() {
+		cancel()
+		<-done
+		lb.mu.Lock()
+		defer lb.mu.Unlock()
+		for _, l := range lb.listeners {
+			_ = l.Close()
+		}
+	})
 	return lb
+}
+
+// listen listens on each port of a Service at its address, as the load balancer does, and joins each connection
+// to where Dial sends it, for the clients that dial the address themselves (the suite's h2c prior-knowledge
+// transport ignores the RoundTripper's dialer). A port that cannot be listened on (below 1024 without root) is
+// logged once: those clients then find nothing there.
+func (lb *LoadBalancers) listen(ctx context.Context, t testing.TB, ip string, svc *corev1.Service) {
+	lb.mu.Lock()
+	defer lb.mu.Unlock()
+	for _, sp := range svc.Spec.Ports {
+		addr := net.JoinHostPort(ip, strconv.Itoa(int(sp.Port)))
+		if lb.listening[addr] {
+			continue
+		}
+		lb.listening[addr] = true
+		l, err := net.Listen("tcp", addr)
+		if err != nil {
+			t.Logf("load balancers: %v (a client that dials it itself finds nothing there)", err)
+			continue
+		}
+		lb.listeners = append(lb.listeners, l)
+		go func() {
+			for {
+				conn, err := l.Accept()
+				if err != nil {
+					return
+				}
+				go func() {
+					defer conn.Close()
+					upstream, err := lb.Dial(ctx, "tcp", addr)
+					if err != nil {
+						return
+					}
+					defer upstream.Close()
+					pipe(conn, conn, upstream)
+				}()
+			}
+		}()
+	}
 }
 
 // assign gives every Service the render emitted for a Gateway of type LoadBalancer its address, and records
 // where each address leads.
-func (lb *LoadBalancers) assign(ctx context.Context) error {
+func (lb *LoadBalancers) assign(ctx context.Context, t testing.TB) error {
 	list, err := lb.client.CoreV1().Services("").List(ctx, metav1.ListOptions{LabelSelector: labels.SelectorFromSet(labels.Set{
 		emit.LabelManagedBy: emit.ManagedBy, emit.LabelComponent: emit.ComponentGatewayService}).String()})
 	if err != nil {
@@ -113,6 +165,7 @@ func (lb *LoadBalancers) assign(ctx context.Context) error {
 			}
 		}
 		byIP[ip] = svc
+		lb.listen(ctx, t, ip, svc)
 	}
 	lb.mu.Lock()
 	lb.byIP = byIP

@@ -71,12 +71,8 @@ func (p *Proxy) serve(ctx context.Context, conn net.Conn) {
 	if err != nil {
 		return
 	}
-	endpoint := p.endpoint(ctx, host, port)
-	var upstream net.Conn
-	if endpoint != "" {
-		upstream, err = (&net.Dialer{Timeout: 5 * time.Second}).DialContext(ctx, "tcp", endpoint)
-	}
-	if endpoint == "" || err != nil {
+	upstream := p.dial(ctx, host, port)
+	if upstream == nil {
 		_ = socksReply(conn, socksHostUnreach)
 		return
 	}
@@ -85,6 +81,26 @@ func (p *Proxy) serve(ctx context.Context, conn net.Conn) {
 		return
 	}
 	_ = conn.SetDeadline(time.Time{})
+	pipe(conn, r, upstream)
+}
+
+// dial connects to the process a connection to host and port goes to (endpoint), nil when there is none or it
+// refuses.
+func (p *Proxy) dial(ctx context.Context, host string, port int) net.Conn {
+	endpoint := p.endpoint(ctx, host, port)
+	if endpoint == "" {
+		return nil
+	}
+	upstream, err := (&net.Dialer{Timeout: 5 * time.Second}).DialContext(ctx, "tcp", endpoint)
+	if err != nil {
+		return nil
+	}
+	return upstream
+}
+
+// pipe copies both ways between a client connection (read through r, which may hold what was buffered of it) and
+// upstream until both sides have finished.
+func pipe(conn net.Conn, r io.Reader, upstream net.Conn) {
 	done := make(chan struct{}, 2)
 	go func() { _, _ = io.Copy(upstream, r); closeWrite(upstream); done <- struct{}{} }()
 	go func() { _, _ = io.Copy(conn, upstream); closeWrite(conn); done <- struct{}{} }()

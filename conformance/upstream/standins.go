@@ -32,6 +32,13 @@ package upstream
 //     (Go writes the preserved Host into its request line). A name that is not a Service, or a Service with no
 //     process behind it, is answered "host unreachable" and closed, as a failed DNS lookup or a rejected
 //     connection would end the dial.
+//   - cluster DNS and kube-proxy again, for the connections Tyk dials itself, past its HTTP_PROXY (an h2c://
+//     upstream: its h2c transport dials with net.Dial): ClusterDNS gives each Service with a cluster IP a
+//     loopback address of its own (127.53.x.y) under its cluster DNS name in a hosts file, which the Tyk Gateway
+//     reads as /etc/hosts (it runs in a mount namespace of its own with the file bound there: unshare,
+//     realtyk.StartWithHosts; the machine's /etc/hosts is not touched), listens there on the Service's ports and
+//     joins each connection as Proxy would join one to the name (clusterdns.go). Where the namespace cannot be
+//     made the Gateway runs without it, says so in the log, and h2c:// upstreams are not reached.
 //   - a LoadBalancer controller: the data-plane Service (type LoadBalancer, ports 80, 443, 8080 and 8090) gets
 //     status.loadBalancer.ingress loadBalancerIP written by the test, which is the address the render gives the
 //     Gateways. Port 80 leads to the loopback port Tyk listens on (plain HTTP), port 443 to the second loopback
@@ -44,7 +51,9 @@ package upstream
 //     gatewayPorts, a range of free loopback ports below the ephemeral ones that the Tyk Gateway's
 //     ports_whitelist allows): LoadBalancers gives each an address of its own, 127.0.0.<n> from 2 on, in its
 //     status, and the suite's RoundTripper and WebSocket dialer dial such an address's port at the Service's
-//     targetPort on loopback, as the load balancer forwards to the Pods (gatewayservices.go).
+//     targetPort on loopback, as the load balancer forwards to the Pods (gatewayservices.go). The stand-in also
+//     listens on each address and port (the ports below 1024 need root) and forwards alike, for the client that
+//     dials the address itself: the suite's h2c prior-knowledge transport ignores the RoundTripper's dialer.
 //   - Argo CD: GitOps, the loop that renders what the API server holds with the gateway2tyk binary, applies the
 //     rendered ConfigMaps and Services and runs gateway2tyk sync (see gitops.go).
 

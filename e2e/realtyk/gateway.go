@@ -51,6 +51,7 @@ type Gateway struct {
 	// The running process, replaced by Restart.
 	bin, conf, dir string
 	proxyAddr      string
+	hosts          string // the file bound over /etc/hosts ("" none: StartWithHosts)
 	mu             sync.Mutex
 	cmd            *exec.Cmd
 	exited         chan struct{}
@@ -99,7 +100,7 @@ func Find(t testing.TB) Binaries {
 // answers /hello, and stops all three when t ends. The Gateway's log is printed when t fails.
 func Start(t testing.TB, bins Binaries) *Gateway {
 	t.Helper()
-	return startOn(t, bins, startRedis(t, bins.Redis, t.TempDir()), "", nil)
+	return startOn(t, bins, startRedis(t, bins.Redis, t.TempDir()), "", nil, "")
 }
 
 // Settings are tyk.conf keys a test sets on top of examples/tyk-gateway/tyk.conf, for a behaviour that needs the
@@ -123,7 +124,16 @@ func merge(conf, over map[string]any) {
 // StartBehindProxy's ("" for a recording proxy of its own).
 func StartWith(t testing.TB, bins Binaries, proxyAddr string, settings Settings) *Gateway {
 	t.Helper()
-	return startOn(t, bins, startRedis(t, bins.Redis, t.TempDir()), proxyAddr, settings)
+	return startOn(t, bins, startRedis(t, bins.Redis, t.TempDir()), proxyAddr, settings, "")
+}
+
+// StartWithHosts runs a Gateway as StartWith does, whose name lookups read the file hosts in place of
+// /etc/hosts (hostsCommand; BindHosts says whether this machine allows it): for the connections Tyk dials
+// itself, past its HTTP_PROXY (an h2c:// upstream), to names the caller stands in for. The file may be rewritten
+// in place (not replaced) while the Gateway runs.
+func StartWithHosts(t testing.TB, bins Binaries, proxyAddr string, settings Settings, hosts string) *Gateway {
+	t.Helper()
+	return startOn(t, bins, startRedis(t, bins.Redis, t.TempDir()), proxyAddr, settings, hosts)
 }
 
 // StartBehindProxy runs Redis and the Gateway as Start does, but the Gateway's upstream requests go to the
@@ -132,7 +142,7 @@ func StartWith(t testing.TB, bins Binaries, proxyAddr string, settings Settings)
 // tests that bring real upstreams behind a proxy of theirs (Send then finds no upstream request recorded).
 func StartBehindProxy(t testing.TB, bins Binaries, proxyAddr string) *Gateway {
 	t.Helper()
-	return startOn(t, bins, startRedis(t, bins.Redis, t.TempDir()), proxyAddr, nil)
+	return startOn(t, bins, startRedis(t, bins.Redis, t.TempDir()), proxyAddr, nil, "")
 }
 
 // StartReplicas runs n Gateways that share one Redis, as the replicas of a data plane behind one Service do:
@@ -142,7 +152,7 @@ func StartReplicas(t testing.TB, bins Binaries, n int) []*Gateway {
 	redisPort := startRedis(t, bins.Redis, t.TempDir())
 	out := make([]*Gateway, n)
 	for i := range out {
-		out[i] = startOn(t, bins, redisPort, "", nil)
+		out[i] = startOn(t, bins, redisPort, "", nil, "")
 	}
 	return out
 }
@@ -150,12 +160,12 @@ func StartReplicas(t testing.TB, bins Binaries, n int) []*Gateway {
 // AddReplica starts one more Gateway on the Redis of g, empty, as a replica added to a data plane.
 func (g *Gateway) AddReplica(t testing.TB, bins Binaries) *Gateway {
 	t.Helper()
-	return startOn(t, bins, g.redisPort, "", nil)
+	return startOn(t, bins, g.redisPort, "", nil, "")
 }
 
 // startOn starts a Gateway on the Redis at redisPort whose upstream requests go to proxyAddr, or, when it is "",
 // to a recording proxy of its own, with settings on top of the example tyk.conf.
-func startOn(t testing.TB, bins Binaries, redisPort int, proxyAddr string, settings Settings) *Gateway {
+func startOn(t testing.TB, bins Binaries, redisPort int, proxyAddr string, settings Settings, hosts string) *Gateway {
 	t.Helper()
 	dir := t.TempDir()
 	up := &upstreamProxy{addr: proxyAddr}
@@ -181,7 +191,7 @@ func startOn(t testing.TB, bins Binaries, redisPort int, proxyAddr string, setti
 		logPath:   filepath.Join(dir, "tyk.log"),
 		redisPort: redisPort,
 	}
-	g.bin, g.conf, g.dir, g.proxyAddr = bins.Tyk, filepath.Join(dir, "tyk.conf"), dir, up.addr
+	g.bin, g.conf, g.dir, g.proxyAddr, g.hosts = bins.Tyk, filepath.Join(dir, "tyk.conf"), dir, up.addr, hosts
 	conf, err := gatewayConfig(g, port, redisPort, bins.Templates, dir)
 	if err != nil {
 		t.Fatal(err)
@@ -207,6 +217,9 @@ func (g *Gateway) launch() error {
 		return err
 	}
 	cmd := exec.Command(g.bin, "--conf="+g.conf)
+	if g.hosts != "" {
+		cmd = hostsCommand(g.hosts, g.bin, "--conf="+g.conf)
+	}
 	cmd.Dir = g.dir
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	cmd.Env = gatewayEnv(g.proxyAddr)

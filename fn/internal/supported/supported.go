@@ -43,6 +43,9 @@ var gatewayAPI = []features.FeatureName{
 	// as examples/tyk-gateway/tyk.conf does), whatever the API: the render has nothing to write, and a backend's
 	// appProtocol kubernetes.io/ws needs nothing more (HTTPRouteBackendProtocolWebSocket passes on v5.14.0)
 	features.SupportHTTPRouteBackendProtocolWebSocket,
+	// a Service port of appProtocol kubernetes.io/h2c, its rule's one target, gets an h2c:// upstream, which Tyk
+	// reaches over HTTP/2 without TLS on every release that loads the rendered APIs (attachment's H2C)
+	features.SupportHTTPRouteBackendProtocolH2C,
 	// a URLRewrite of the path, beside a requestHeaderModifier's add too (each internal API of the routed path
 	// rewrites as a plain API does: translate's appends.go)
 	features.SupportHTTPRoutePathRewrite,

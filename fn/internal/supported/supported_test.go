@@ -20,7 +20,7 @@ func TestFeatures(t *testing.T) {
 	// as the field requires, and nothing else.
 	all := []gwv1.SupportedFeature{{Name: "Gateway"}, {Name: "GatewayAddressEmpty"}, {Name: "GatewayHTTPListenerIsolation"}, {Name: "GatewayPort8080"}, {Name: "HTTPRoute"},
 		{Name: "HTTPRoute303RedirectStatusCode"}, {Name: "HTTPRoute307RedirectStatusCode"}, {Name: "HTTPRoute308RedirectStatusCode"},
-		{Name: "HTTPRouteBackendProtocolWebSocket"}, {Name: "HTTPRouteBackendTimeout"},
+		{Name: "HTTPRouteBackendProtocolH2C"}, {Name: "HTTPRouteBackendProtocolWebSocket"}, {Name: "HTTPRouteBackendTimeout"},
 		{Name: "HTTPRouteDestinationPortMatching"}, {Name: "HTTPRouteMethodMatching"}, {Name: "HTTPRouteNamedRouteRule"},
 		{Name: "HTTPRouteParentRefPort"}, {Name: "HTTPRoutePathRedirect"}, {Name: "HTTPRoutePathRewrite"}, {Name: "HTTPRoutePortRedirect"},
 		{Name: "HTTPRouteQueryParamMatching"}, {Name: "HTTPRouteRequestTimeout"}, {Name: "HTTPRouteSchemeRedirect"},
@@ -30,7 +30,7 @@ func TestFeatures(t *testing.T) {
 	// For an older Tyk, whole seconds: the suite's 500ms would be 1s, so the timeouts are not claimed; and mock
 	// responses found only by the OpenAPI router, so no redirect keeps the request's host.
 	assert.Equal(t, []gwv1.SupportedFeature{{Name: "Gateway"}, {Name: "GatewayAddressEmpty"}, {Name: "GatewayHTTPListenerIsolation"}, {Name: "GatewayPort8080"}, {Name: "HTTPRoute"},
-		{Name: "HTTPRouteBackendProtocolWebSocket"}, {Name: "HTTPRouteDestinationPortMatching"},
+		{Name: "HTTPRouteBackendProtocolH2C"}, {Name: "HTTPRouteBackendProtocolWebSocket"}, {Name: "HTTPRouteDestinationPortMatching"},
 		{Name: "HTTPRouteMethodMatching"}, {Name: "HTTPRouteNamedRouteRule"}, {Name: "HTTPRouteParentRefPort"},
 		{Name: "HTTPRoutePathRewrite"}, {Name: "HTTPRouteQueryParamMatching"}, {Name: "ReferenceGrant"}},
 		Features(config.Spec{Profile: config.ProfileGatewayAPI, TykVersion: "5.8"}))
