@@ -274,7 +274,7 @@ func Load(node *yaml.RNode) (Spec, error) {
 				return Spec{}, err
 			}
 			continue
-		case k == headerNamesKey:
+		case k == HeaderNamesKey:
 			if err := l.boolean(values[k], path, kind == configMapKind, &spec.HeaderNamesKept); err != nil {
 				return Spec{}, err
 			}
@@ -361,7 +361,7 @@ func Load(node *yaml.RNode) (Spec, error) {
 			profileKey, ProfileGatewayAPI)
 	}
 	if spec.HeaderNamesKept && !spec.Profile.GatewayAPI() {
-		return Spec{}, l.fail(body+"."+headerNamesKey, "only the gateway-api profile reads it (%s.%s: %s): the "+
+		return Spec{}, l.fail(body+"."+HeaderNamesKey, "only the gateway-api profile reads it (%s.%s: %s): the "+
 			"operator profile writes header names as Tyk Operator does, for Tyk Gateways that canonicalize them",
 			body, profileKey, ProfileGatewayAPI)
 	}

@@ -1,6 +1,6 @@
 package config
 
-// headerNamesKey is the field of Spec.HeaderNamesKept in spec, and its key in the ConfigMap form's data
+// HeaderNamesKey is the field of Spec.HeaderNamesKept in spec, and its key in the ConfigMap form's data
 // ("true" or "false"): it mirrors tyk.conf's ignore_canonical_mime_header_key, which the render cannot read, since
 // it is the Tyk Gateways' setting, not the repository's.
 //
@@ -11,4 +11,4 @@ package config
 // (docs/tyk-releases.md). The setting is the whole Gateway's, so the render must know it to write a set (by the
 // canonical name, which replaces either way) apart from an add (by a name in another case, which appends only
 // with the setting on).
-const headerNamesKey = "ignoreCanonicalMIMEHeaderKey"
+const HeaderNamesKey = "ignoreCanonicalMIMEHeaderKey"

@@ -48,6 +48,23 @@ const appendsApproximation = "a header the request carries more than once gets t
 // sorted. Each name may be added once (header names are case-insensitive) and not also be set or removed by
 // the filter, and at most maxAppends headers may be added.
 func compileAppends(field string, h *gwv1.HTTPHeaderFilter, add func(string, string, ...any)) []tykoas.Header {
+	if len(h.Add) > maxAppends {
+		add(field+".add", "%d headers are added: at most %d are supported (each set of them a request carries "+
+			"needs an internal API of its own)", len(h.Add), maxAppends)
+		return nil
+	}
+	addConflicts(field, h, add)
+	var out []tykoas.Header
+	for _, a := range h.Add {
+		out = append(out, tykoas.Header{Name: http.CanonicalHeaderKey(string(a.Name)), Value: a.Value})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// addConflicts reports each add of a header filter whose name is added twice, or is also set or removed by the
+// filter (header names are case-insensitive), naming its field; it says whether there was none.
+func addConflicts(field string, h *gwv1.HTTPHeaderFilter, add func(string, string, ...any)) bool {
 	others := map[string]bool{}
 	for _, s := range h.Set {
 		others[http.CanonicalHeaderKey(string(s.Name))] = true
@@ -55,26 +72,21 @@ func compileAppends(field string, h *gwv1.HTTPHeaderFilter, add func(string, str
 	for _, r := range h.Remove {
 		others[http.CanonicalHeaderKey(r)] = true
 	}
-	if len(h.Add) > maxAppends {
-		add(field+".add", "%d headers are added: at most %d are supported (each set of them a request carries "+
-			"needs an internal API of its own)", len(h.Add), maxAppends)
-		return nil
-	}
 	seen := map[string]bool{}
-	var out []tykoas.Header
+	ok := true
 	for k, a := range h.Add {
 		name := http.CanonicalHeaderKey(string(a.Name))
 		switch {
 		case seen[name]:
 			add(fmt.Sprintf("%s.add[%d].name", field, k), "%s is added twice (header names are case-insensitive)", a.Name)
+			ok = false
 		case others[name]:
 			add(fmt.Sprintf("%s.add[%d].name", field, k), "%s is also set or removed by this filter: not supported yet", a.Name)
+			ok = false
 		}
 		seen[name] = true
-		out = append(out, tykoas.Header{Name: name, Value: a.Value})
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out
+	return ok
 }
 
 // checkAppends finishes a rule's add entries: a redirect never reaches an upstream, so there is nothing to add

@@ -8,6 +8,7 @@ import (
 
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/gateway2tyk/gateway2tyk/fn/config"
 	"github.com/gateway2tyk/gateway2tyk/fn/tykoas"
 )
 
@@ -54,8 +55,8 @@ func sortAsTyk(hs []tykoas.Header) {
 }
 
 // responseHeaderTransform compiles a ResponseHeaderModifier. Its add is served only where the Gateways keep
-// header names as written: each name may be added once (names are case-insensitive) and not also be set or
-// removed by the filter, as for a request's add (compileAppends).
+// header names as written: each name may be added once and not also be set or removed by the filter, as for a
+// request's add (addConflicts), and must have a name to be added by (appendName).
 func responseHeaderTransform(field string, h *gwv1.HTTPHeaderFilter, names HeaderNames, add func(string, string, ...any)) *tykoas.TransformHeaders {
 	if h == nil || len(h.Add) == 0 || names == HeaderNamesAsGiven {
 		t, _ := headerTransform(field, h, false, add)
@@ -65,46 +66,29 @@ func responseHeaderTransform(field string, h *gwv1.HTTPHeaderFilter, names Heade
 		add(field+".add", "not supported on Tyk Gateways that write header names in canonical form (Tyk's default), "+
 			"where it would replace the response's value: run them with ignore_canonical_mime_header_key: true in "+
 			"tyk.conf and say so in the RenderConfig (spec.%s: true) to serve it, or use set to replace the value",
-			"ignoreCanonicalMIMEHeaderKey")
+			config.HeaderNamesKey)
 		return nil
 	}
-	others := map[string]bool{}
-	t := &tykoas.TransformHeaders{Enabled: true}
-	for _, s := range h.Set {
-		name := http.CanonicalHeaderKey(string(s.Name))
-		others[name] = true
-		t.Add = append(t.Add, tykoas.Header{Name: name, Value: s.Value})
-	}
-	for _, r := range h.Remove {
-		others[http.CanonicalHeaderKey(r)] = true
-	}
-	seen := map[string]bool{}
-	ok := true
+	setRemove := *h
+	setRemove.Add = nil
+	t, _ := headerTransform(field, &setRemove, false, add)
+	t = names.setByCanonicalName(t)
+	ok := addConflicts(field, h, add)
 	for k, a := range h.Add {
-		canonical := http.CanonicalHeaderKey(string(a.Name))
 		name, can := appendName(string(a.Name))
-		f := fmt.Sprintf("%s.add[%d].name", field, k)
-		switch {
-		case seen[canonical]:
-			add(f, "%s is added twice (header names are case-insensitive)", a.Name)
-		case others[canonical]:
-			add(f, "%s is also set or removed by this filter: not supported yet", a.Name)
-		case !can:
-			add(f, "%s has no upper-case letter in its canonical form: Tyk adds a header beside the response's by a "+
-				"name in lower case that differs from the canonical form, and none does", a.Name)
-		default:
-			seen[canonical] = true
-			t.Add = append(t.Add, tykoas.Header{Name: name, Value: a.Value})
+		if !can {
+			add(fmt.Sprintf("%s.add[%d].name", field, k), "%s has no upper-case letter in its canonical form: Tyk "+
+				"adds a header beside the response's by a name in lower case that differs from the canonical form, "+
+				"and none does", a.Name)
+			ok = false
 			continue
 		}
-		ok = false
+		t.Add = append(t.Add, tykoas.Header{Name: name, Value: a.Value})
 	}
 	if !ok {
 		return nil
 	}
 	sortAsTyk(t.Add)
-	t.Remove = append(t.Remove, h.Remove...)
-	sort.Slice(t.Remove, func(i, j int) bool { return strings.ToLower(t.Remove[i]) < strings.ToLower(t.Remove[j]) })
 	return t
 }
 

@@ -78,6 +78,10 @@ func gatewayConditions(g *Gateway) []metav1.Condition {
 	}
 
 	svc := g.Infrastructure.Service
+	var requested *addressProblem
+	if svc != nil && len(g.Addresses) > 0 && g.Infrastructure.AddressesRequested {
+		requested = requestedAddresses(g)
+	}
 	switch {
 	case svc == nil:
 		status.Set(&conds, status.Condition(condProgrammed, false, string(gwv1.GatewayReasonUnsupportedAddress),
@@ -85,9 +89,8 @@ func gatewayConditions(g *Gateway) []metav1.Condition {
 	case len(g.Addresses) == 0:
 		_, why := serviceAddresses(svc)
 		status.Set(&conds, status.Condition(condProgrammed, false, string(gwv1.GatewayReasonAddressNotAssigned), why, gen))
-	case g.Infrastructure.AddressesRequested && requestedAddresses(g) != nil:
-		c := requestedAddresses(g)
-		status.Set(&conds, status.Condition(condProgrammed, false, c.reason, c.message, gen))
+	case requested != nil:
+		status.Set(&conds, status.Condition(condProgrammed, false, requested.reason, requested.message, gen))
 	case len(valid) == 0:
 		status.Set(&conds, status.Condition(condProgrammed, false, string(gwv1.GatewayReasonInvalid),
 			"no listener is valid", gen))

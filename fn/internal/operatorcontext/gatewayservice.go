@@ -28,12 +28,9 @@ func (e Environment) gatewayService(gw *gwv1.Gateway, dp *corev1.Service) *corev
 		return nil
 	}
 	var found []*corev1.Service
-	for key, svc := range e.inv.Services {
-		if svc.Labels[gwv1.GatewayNameLabelKey] != gw.Name {
-			continue
-		}
-		if (key.Namespace == dp.Namespace && svc.Labels[LabelGatewayNamespace] == gw.Namespace) ||
-			(key.Namespace == gw.Namespace && svc.Labels[LabelGatewayNamespace] == "") {
+	for _, svc := range e.labelled[gw.Name] {
+		if (svc.Namespace == dp.Namespace && svc.Labels[LabelGatewayNamespace] == gw.Namespace) ||
+			(svc.Namespace == gw.Namespace && svc.Labels[LabelGatewayNamespace] == "") {
 			found = append(found, svc)
 		}
 	}

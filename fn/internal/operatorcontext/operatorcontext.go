@@ -33,6 +33,9 @@ type Environment struct {
 	headerNamesKept bool
 	// services are the Services the render emits for Gateways (WithGatewayServices), nil: none.
 	services *servicePlan
+	// labelled are the input's Services by their gateway.networking.k8s.io/gateway-name label, where
+	// gatewayService looks (the gateway-api profile: GatewayAPIProfile indexes them once).
+	labelled map[string][]*corev1.Service
 }
 
 var _ attachment.Environment = Environment{}

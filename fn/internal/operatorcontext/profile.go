@@ -3,6 +3,7 @@ package operatorcontext
 import (
 	"fmt"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
@@ -24,6 +25,12 @@ import (
 // written (HeaderNamesKept).
 func (e Environment) GatewayAPIProfile(tyk tykroute.Version, headerNamesKept bool) Environment {
 	e.gatewayAPI, e.tyk, e.headerNamesKept = true, tyk, headerNamesKept
+	e.labelled = map[string][]*corev1.Service{}
+	for _, svc := range e.inv.Services {
+		if name, ok := svc.Labels[gwv1.GatewayNameLabelKey]; ok {
+			e.labelled[name] = append(e.labelled[name], svc)
+		}
+	}
 	return e
 }
 
