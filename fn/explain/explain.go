@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -308,6 +309,10 @@ func attachedTo(api *translate.API, l *attachment.Listener) bool {
 // apiTakesPath reports whether Gateway API gives path p to the API's path: the Exact value itself, or what the
 // PathPrefix takes.
 func apiTakesPath(api *translate.API, p string) bool {
+	if api.Regex {
+		re, err := regexp.Compile("^(?:" + api.Path + ")$") // RE2 matched whole (translate.RegexListenPath)
+		return err == nil && re.MatchString(p)
+	}
 	if api.Exact {
 		return p == api.Path
 	}
@@ -459,7 +464,7 @@ func matchingRule(hr *gwv1.HTTPRoute, api *translate.API, method string) int {
 			if m.Path == nil || m.Path.Value == nil || *m.Path.Value != api.Path {
 				continue
 			}
-			if exact := m.Path.Type != nil && *m.Path.Type == gwv1.PathMatchExact; exact != api.Exact {
+			if typ := pathType(m); typ != apiPathType(api) {
 				continue
 			}
 			if m.Method == nil || method == "" || string(*m.Method) == method {
@@ -615,4 +620,23 @@ func dedupe(in []string) []string {
 		}
 	}
 	return out
+}
+
+// pathType is a match's path type (PathPrefix when unset, the CRD's default).
+func pathType(m gwv1.HTTPRouteMatch) gwv1.PathMatchType {
+	if m.Path == nil || m.Path.Type == nil {
+		return gwv1.PathMatchPathPrefix
+	}
+	return *m.Path.Type
+}
+
+// apiPathType is the path type of the matches an API serves.
+func apiPathType(api *translate.API) gwv1.PathMatchType {
+	switch {
+	case api.Regex:
+		return gwv1.PathMatchRegularExpression
+	case api.Exact:
+		return gwv1.PathMatchExact
+	}
+	return gwv1.PathMatchPathPrefix
 }

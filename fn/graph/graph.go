@@ -300,7 +300,10 @@ func (b *builder) api(api *translate.API) {
 		host = "(any host)"
 	}
 	where := host + " " + api.Path
-	if api.Exact {
+	switch {
+	case api.Regex:
+		where += " (RegularExpression)"
+	case api.Exact:
 		where += " (Exact)" // beside the PathPrefix of the same value, which is another API
 	}
 	if p := api.TykPort(); p != 0 {

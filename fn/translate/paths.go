@@ -13,8 +13,10 @@ import (
 // pathPlan is everything one API of the route serves: one path value and the rules that match it.
 type pathPlan struct {
 	path string
-	// exact says the path is an Exact match's (see ExactListenPath).
+	// exact says the path is an Exact match's (see ExactListenPath), or a RegularExpression's (regex too, see
+	// RegexListenPath).
 	exact    bool
+	regex    bool
 	upstream *upstreamSpec
 	// methods maps each method to the behaviour of the rule that matches it; anyMethod is a match without a
 	// method, which covers every method.
@@ -79,7 +81,7 @@ func (p *pathPlan) matchKey(rule int) string {
 
 // listenPath is the listen path of the plan's API.
 func (p *pathPlan) listenPath() string {
-	return p.listenPrefix + pair{path: p.path, exact: p.exact}.listenPath()
+	return p.listenPrefix + pair{path: p.path, exact: p.exact, regex: p.regex}.listenPath()
 }
 
 // planPaths groups the rules by listen path (API identity: one API per path value, and in the gateway-api
@@ -147,7 +149,7 @@ func groupPaths(rules []*rule, routesMethods bool) ([]*pathPlan, map[int]string)
 			lp := pr.listenPath()
 			p := byPath[lp]
 			if p == nil {
-				p = &pathPlan{path: pr.path, exact: pr.exact, methods: map[string]behaviour{}, upstreams: map[int]string{}}
+				p = &pathPlan{path: pr.path, exact: pr.exact, regex: pr.regex, methods: map[string]behaviour{}, upstreams: map[int]string{}}
 				byPath[lp] = p
 			}
 			if len(p.rules) == 0 || p.rules[len(p.rules)-1] != r.index {
@@ -189,7 +191,10 @@ func groupPaths(rules []*rule, routesMethods bool) ([]*pathPlan, map[int]string)
 		if plans[i].path != plans[j].path {
 			return plans[i].path < plans[j].path
 		}
-		return !plans[i].exact && plans[j].exact
+		if plans[i].exact != plans[j].exact {
+			return !plans[i].exact && plans[j].exact
+		}
+		return !plans[i].regex && plans[j].regex
 	})
 	return plans, conflicts
 }

@@ -238,6 +238,10 @@ func matchListenPaths(hr *gwv1.HTTPRoute) []string {
 				out = append(out, *m.Path.Value)
 			case gwv1.PathMatchExact:
 				out = append(out, ExactListenPath(*m.Path.Value))
+			case gwv1.PathMatchRegularExpression:
+				if lp, err := RegexListenPath(*m.Path.Value); err == nil {
+					out = append(out, lp)
+				}
 			}
 		}
 	}

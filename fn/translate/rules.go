@@ -44,8 +44,11 @@ type rule struct {
 // pair is one match: its path value, whether the value is matched exactly (path.type Exact) rather than as a
 // prefix, and its method.
 type pair struct {
-	path   string
-	exact  bool
+	path  string
+	exact bool
+	// regex says the path is a RegularExpression's (RegexListenPath), which takes the paths it matches whole, as
+	// an Exact path takes one: exact is set too.
+	regex  bool
 	method string
 	// conds are the match's header and query parameter matches (the gateway-api profile; see router.go), and
 	// match its index in the rule.
@@ -55,6 +58,10 @@ type pair struct {
 
 // listenPath is the listen path of the API that serves the pair's path (see ExactListenPath).
 func (p pair) listenPath() string {
+	if p.regex {
+		lp, _ := RegexListenPath(p.path) // compileRule dropped a value that has none
+		return lp
+	}
 	if p.exact {
 		return ExactListenPath(p.path)
 	}
@@ -200,14 +207,25 @@ func compileRule(i int, r gwv1.HTTPRouteRule, backends backendsOf, listeners []l
 		}
 	}
 	var exactFields []string // the Exact matches, for the checks below
+	var regexFields []string // the RegularExpression matches, likewise
 	for m, match := range r.Matches {
 		mf := fmt.Sprintf("%s.matches[%d]", f, m)
-		exact := false
+		exact, regex := false, false
 		switch t := *match.Path.Type; {
 		case t == gwv1.PathMatchPathPrefix:
 		case t == gwv1.PathMatchExact && served.exact != ExactRejected:
 			exact = true
 			exactFields = append(exactFields, mf+".path")
+		case t == gwv1.PathMatchRegularExpression && served.exact != ExactRejected:
+			// served as an anchored listen path, as Exact is (the same releases take such templates)
+			if _, err := RegexListenPath(*match.Path.Value); err != nil {
+				add(mf+".path.value", "%q: %v", *match.Path.Value, err)
+			}
+			exact, regex = true, true
+			regexFields = append(regexFields, mf+".path")
+			if match.Method != nil || len(match.Headers)+len(match.QueryParams) > 0 {
+				add(mf, "method, header and query parameter matches on a RegularExpression path are not supported yet")
+			}
 		case served.exact != ExactRejected:
 			add(mf+".path.type", "%s is not supported yet: Tyk serves PathPrefix and Exact paths", t)
 		case t == gwv1.PathMatchExact:
@@ -215,7 +233,7 @@ func compileRule(i int, r gwv1.HTTPRouteRule, backends backendsOf, listeners []l
 		default:
 			add(mf+".path.type", "%s is not supported: Tyk matches listen paths by prefix (use PathPrefix)", t)
 		}
-		if exact && served.exact == ExactProxiedOnly && match.Method != nil {
+		if exact && !regex && served.exact == ExactProxiedOnly && match.Method != nil {
 			add(mf+".method", "a method match on an Exact path needs Tyk 5.8.12 (5.12.0 on the main line) or later: "+
 				"the other methods answer 404 with a mock response, which the older Tyk this render is for "+
 				"(spec.tykVersion) never finds under an Exact path's listen path")
@@ -236,12 +254,13 @@ func compileRule(i int, r gwv1.HTTPRouteRule, backends backendsOf, listeners []l
 			if len(match.QueryParams) > 0 {
 				add(mf+".queryParams", "query parameter matches are not supported by Tyk%s", GatewayAPIServes)
 			}
+		case regex:
 		case exact && len(match.Headers)+len(match.QueryParams) > 0:
 			add(mf, "header and query parameter matches on an Exact path are not supported yet")
 		default:
 			conds = compileConditions(mf, match, add)
 		}
-		out.pairs = append(out.pairs, pair{path: *match.Path.Value, exact: exact, method: method, conds: conds, match: m})
+		out.pairs = append(out.pairs, pair{path: *match.Path.Value, exact: exact, regex: regex, method: method, conds: conds, match: m})
 	}
 	for b, ref := range r.BackendRefs {
 		if len(ref.Filters) > 0 {
@@ -257,6 +276,13 @@ func compileRule(i int, r gwv1.HTTPRouteRule, backends backendsOf, listeners []l
 		hostFromRequest: served.redirectsKeepHost && served.exact == ExactServed,
 		replacePrefix:   served.redirectsKeepPath, matches: r.Matches}
 	prefix := compileFilters(f, r.Filters, &out.behaviour, listeners, filterServed, redirects, add)
+	if len(regexFields) > 0 {
+		b := out.behaviour
+		if b.redirect != nil || b.fullPath != nil || prefix != nil || len(b.appends) > 0 {
+			add(f+".filters", "RequestRedirect, URLRewrite and requestHeaderModifier.add on a RegularExpression path (%s) "+
+				"are not supported yet", strings.Join(regexFields, ", "))
+		}
+	}
 	checkAppends(f, r, exactFields, &out.behaviour, add, func(field, message string) {
 		out.approximations = append(out.approximations, Drop{Rule: i, Field: field, Message: message})
 	})
@@ -408,6 +434,9 @@ func headerTransform(field string, h *gwv1.HTTPHeaderFilter, appends bool, add f
 
 // description names the pair's path in a message: "path /one", or "exact path /one".
 func (p pair) description() string {
+	if p.regex {
+		return "regular expression path " + p.path
+	}
 	if p.exact {
 		return "exact path " + p.path
 	}

@@ -74,6 +74,8 @@ type API struct {
 	// ExactListenPath), not a PathPrefix's.
 	Path  string
 	Exact bool
+	// Regex says the path value is a RegularExpression's (its listen path is RegexListenPath; Exact is set too).
+	Regex bool
 	// Role is what the API is for: a plain API, or a router, internal or no-rule API of a path served with
 	// header and query matches (router.go).
 	Role Role
@@ -330,7 +332,7 @@ func translateRoute(r *attachment.Route, dp DataPlanes, pp *portPlan, bases Base
 						conflicts = append(conflicts, base.Conflicts(doc)...)
 					}
 					parentAPIs = append(parentAPIs, &API{ID: id, Route: r, Parent: parent, Hostname: host, Path: plan.path,
-						Exact: plan.exact, Rules: plan.rules, Document: doc, Base: base, dataPlane: dataPlaneOf(parent.Gateway),
+						Exact: plan.exact, Regex: plan.regex, Rules: plan.rules, Document: doc, Base: base, dataPlane: dataPlaneOf(parent.Gateway),
 						port: port, domainVar: domainVar, idHost: idHost, bySegment: bySegment(plan, served.exact, doc),
 						isolated: isolated, variant: variant})
 				}
@@ -555,6 +557,10 @@ func (a *API) ListenPath() string {
 	if a.Role == RoleInternal || a.Role == RoleNoRule {
 		return "/" + a.ID + a.Path
 	}
+	if a.Regex {
+		lp, _ := RegexListenPath(a.Path)
+		return lp
+	}
 	if a.Exact {
 		return ExactListenPath(a.Path)
 	}
@@ -563,6 +569,9 @@ func (a *API) ListenPath() string {
 
 // PathDescription names the API's path for a reader: "path /one", or "exact path /one".
 func (a *API) PathDescription() string {
+	if a.Regex {
+		return "regular expression path " + a.Path
+	}
 	if a.Exact {
 		return "exact path " + a.Path
 	}
