@@ -551,7 +551,8 @@ func dedupe(in []string) []string {
 // TykPort is the Tyk port the API is served on, its server.port (ports.go): 0 for the Gateway's listen_port.
 func (a *API) TykPort() int { return a.port }
 
-// ListenPath is the API's listen path: its path value, or for an Exact match ExactListenPath of it. Two APIs of
+// ListenPath is the API's listen path: its path value, or for an Exact match ExactListenPath of it, for a
+// RegularExpression RegexListenPath. Two APIs of
 // one host and data plane must not share it.
 func (a *API) ListenPath() string {
 	if a.Role == RoleInternal || a.Role == RoleNoRule {
