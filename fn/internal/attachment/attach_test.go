@@ -78,6 +78,15 @@ func TestAttachGatewayAccepted(t *testing.T) {
 				[]string{"OperatorContext tyk/ctx"}},
 		},
 		{
+			name: "the Gateway's own parametersRef invalid where the environment says so: Accepted False InvalidParameters",
+			env: fakeEnv{infra: &Infrastructure{Invalid: "spec.infrastructure.parametersRef must refer to an OperatorContext",
+				InvalidParameters: true}},
+			listeners:    []gwv1.Listener{httpListener("web")},
+			wantAccepted: cond{condAccepted, ctFalse, string(gwv1.GatewayReasonInvalidParameters), []string{"parametersRef"}},
+			wantProgrammed: &cond{condProgrammed, ctFalse, string(gwv1.GatewayReasonInvalid),
+				[]string{"parametersRef"}},
+		},
+		{
 			name:      "class not accepted: Accepted and Programmed False Invalid naming the class",
 			env:       fakeEnv{classInvalid: "parametersRef must refer to an OperatorContext"},
 			listeners: []gwv1.Listener{httpListener("web")},

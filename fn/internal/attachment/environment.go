@@ -27,6 +27,10 @@ type Infrastructure struct {
 	// Invalid, when set, says why the Gateway's parameters cannot be read: the Gateway is neither accepted nor
 	// programmed, and no route attaches to it.
 	Invalid string
+	// InvalidParameters says Invalid is about the Gateway's own spec.infrastructure.parametersRef and is
+	// reported with Gateway API's reason for it, Accepted False InvalidParameters (the gateway-api profile; the
+	// reference says Invalid).
+	InvalidParameters bool
 	// Service fronts the data plane. It gives the Gateway its addresses and the ports listeners may use.
 	Service *corev1.Service
 	// DataPlane, when set, is the Service of the Tyk Pods the Gateway shares with the other Gateways of its

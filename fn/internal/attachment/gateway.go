@@ -37,7 +37,8 @@ func buildGateway(gw *gwv1.Gateway, class *Class, infra Infrastructure, inv *inv
 
 // gatewayConditions decides the Gateway's Accepted and Programmed conditions, after its listeners are known.
 //
-//   - Accepted and Programmed False Invalid: the parameters of the class or the Gateway cannot be read.
+//   - Accepted and Programmed False Invalid: the parameters of the class or the Gateway cannot be read (Accepted
+//     False InvalidParameters for the Gateway's own where the environment says so).
 //   - Accepted True Accepted: every listener is valid; True ListenersNotValid: some are; False
 //     ListenersNotValid: none is.
 //   - Programmed False UnsupportedAddress: no data-plane Service; False AddressNotAssigned: the Service has no
@@ -51,7 +52,11 @@ func gatewayConditions(g *Gateway) []metav1.Condition {
 			why = fmt.Sprintf("the parameters of GatewayClass %s cannot be read: %s", g.Class.Class.Name,
 				status.Find(g.Class.Conditions, condAccepted).Message)
 		}
-		status.Set(&conds, status.Condition(condAccepted, false, string(gwv1.GatewayReasonInvalid), why, gen))
+		reason := gwv1.GatewayReasonInvalid
+		if g.Class.Accepted && g.Infrastructure.InvalidParameters {
+			reason = gwv1.GatewayReasonInvalidParameters
+		}
+		status.Set(&conds, status.Condition(condAccepted, false, string(reason), why, gen))
 		status.Set(&conds, status.Condition(condProgrammed, false, string(gwv1.GatewayReasonInvalid), why, gen))
 		return conds
 	}

@@ -108,8 +108,8 @@ func (e Environment) Infrastructure(gw *gwv1.Gateway) attachment.Infrastructure 
 // dataPlane.serviceRef), or nil and the Gateway's infrastructure saying why there is none.
 func (e Environment) dataPlaneService(gw *gwv1.Gateway) (*corev1.Service, attachment.Infrastructure) {
 	ctx, why := e.Context(gw)
-	if why != "" {
-		return nil, attachment.Infrastructure{Invalid: why}
+	if why != "" { // the Gateway's own parametersRef (Context)
+		return nil, attachment.Infrastructure{Invalid: why, InvalidParameters: e.gatewayAPI}
 	}
 	if ctx == nil {
 		return nil, attachment.Infrastructure{NoService: e.noContext(gw)}
