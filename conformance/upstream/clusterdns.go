@@ -112,7 +112,13 @@ func (d *ClusterDNS) refresh(ctx context.Context, t testing.TB) {
 				continue
 			}
 			d.listeners = append(d.listeners, l)
-			go d.accept(ctx, l, name, int(sp.Port))
+			port := int(sp.Port)
+			go forward(l, func() (net.Conn, error) {
+				if upstream := d.proxy.dial(ctx, name, port); upstream != nil {
+					return upstream, nil
+				}
+				return nil, fmt.Errorf("no backend of %s:%d", name, port)
+			})
 		}
 	}
 	if added {
@@ -129,24 +135,4 @@ func (d *ClusterDNS) file() string {
 	}
 	sort.Strings(lines)
 	return hostsHead + strings.Join(lines, "\n") + "\n"
-}
-
-// accept joins each connection to one of the Service's backends for port, or closes it when there is none (as a
-// refused connection would end the dial).
-func (d *ClusterDNS) accept(ctx context.Context, l net.Listener, name string, port int) {
-	for {
-		conn, err := l.Accept()
-		if err != nil {
-			return
-		}
-		go func() {
-			defer conn.Close()
-			upstream := d.proxy.dial(ctx, name, port)
-			if upstream == nil {
-				return
-			}
-			defer upstream.Close()
-			pipe(conn, conn, upstream)
-		}()
-	}
 }

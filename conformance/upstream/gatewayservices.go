@@ -115,23 +115,7 @@ func (lb *LoadBalancers) listen(ctx context.Context, t testing.TB, ip string, sv
 			continue
 		}
 		lb.listeners = append(lb.listeners, l)
-		go func() {
-			for {
-				conn, err := l.Accept()
-				if err != nil {
-					return
-				}
-				go func() {
-					defer conn.Close()
-					upstream, err := lb.Dial(ctx, "tcp", addr)
-					if err != nil {
-						return
-					}
-					defer upstream.Close()
-					pipe(conn, conn, upstream)
-				}()
-			}
-		}()
+		go forward(l, func() (net.Conn, error) { return lb.Dial(ctx, "tcp", addr) })
 	}
 }
 

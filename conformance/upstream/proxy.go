@@ -98,6 +98,26 @@ func (p *Proxy) dial(ctx context.Context, host string, port int) net.Conn {
 	return upstream
 }
 
+// forward accepts connections on l until it is closed and joins each to what dial connects to, closing it when
+// dial fails (as a refused connection would end the client's dial).
+func forward(l net.Listener, dial func() (net.Conn, error)) {
+	for {
+		conn, err := l.Accept()
+		if err != nil {
+			return
+		}
+		go func() {
+			defer conn.Close()
+			upstream, err := dial()
+			if err != nil {
+				return
+			}
+			defer upstream.Close()
+			pipe(conn, conn, upstream)
+		}()
+	}
+}
+
 // pipe copies both ways between a client connection (read through r, which may hold what was buffered of it) and
 // upstream until both sides have finished.
 func pipe(conn net.Conn, r io.Reader, upstream net.Conn) {

@@ -480,20 +480,8 @@ func TestGoldenInputs(t *testing.T) {
 // TestBuildListenerPorts: in the gateway-api profile an API served on a port of its own (a listener's targetPort)
 // says which, so a reader sees which Tyk port serves which listener's routes; an API on listen_port says nothing.
 func TestBuildListenerPorts(t *testing.T) {
-	data, err := os.ReadFile("../testdata/profile-gateway-api-http-listener-ports/input.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	items, err := (&kio.ByteReader{Reader: bytes.NewReader(data)}).Read()
-	if err != nil {
-		t.Fatal(err)
-	}
+	items, out := renderStory(t, "profile-gateway-api-http-listener-ports")
 	cfg := config.Default()
-	cfg.Profile = config.ProfileGatewayAPI
-	out, err := fn.Render(items, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
 	g := graph.Build(out.Attachment, out.Translation)
 	checkGraph(t, g)
 	// site on port 80 (Tyk's 8080), back office on port 8080 (Tyk's 8081): same hostname and path, two APIs.
@@ -507,7 +495,7 @@ func TestBuildListenerPorts(t *testing.T) {
 	edge(t, g, "r_shop_backoffice", "api_gwapi_a59b22b90c7d784b9ba8")
 
 	cfg.Profile = config.ProfileOperator
-	out, err = fn.Render(items, cfg)
+	out, err := fn.Render(items, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -521,7 +509,26 @@ func TestBuildListenerPorts(t *testing.T) {
 // TestBuildH2C: the edge to an h2c backend (a Service port of appProtocol kubernetes.io/h2c, its rule's one
 // target, in the gateway-api profile) says Tyk speaks HTTP/2 without TLS to it; the refused balanced ones are red.
 func TestBuildH2C(t *testing.T) {
-	data, err := os.ReadFile("../testdata/profile-gateway-api-h2c/input.yaml")
+	_, out := renderStory(t, "profile-gateway-api-h2c")
+	g := graph.Build(out.Attachment, out.Translation)
+	checkGraph(t, g)
+	e := edge(t, g, "api_gwapi_05bbfed527bfbfe8cf2b", "svc_shop_orders_9000")
+	if !slices.Contains(e.Lines, "h2c (HTTP/2 without TLS)") {
+		t.Errorf("edge to the h2c backend: lines %q", e.Lines)
+	}
+	for _, e := range g.Edges {
+		if e.From == "api_gwapi_cf721b8903851e14494a" && (e.State != graph.Rejected || slices.ContainsFunc(e.Lines,
+			func(l string) bool { return strings.HasPrefix(l, "h2c") })) {
+			t.Errorf("edge of the balanced rule to %s: state %v, lines %q; want refused, not h2c", e.To, e.State, e.Lines)
+		}
+	}
+}
+
+// renderStory renders a gateway-api story of the function's golden tests (../testdata) with that profile: the
+// items read, and the output.
+func renderStory(t *testing.T, story string) ([]*yaml.RNode, *fn.Output) {
+	t.Helper()
+	data, err := os.ReadFile("../testdata/" + story + "/input.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -535,16 +542,5 @@ func TestBuildH2C(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := graph.Build(out.Attachment, out.Translation)
-	checkGraph(t, g)
-	e := edge(t, g, "api_gwapi_05bbfed527bfbfe8cf2b", "svc_shop_orders_9000")
-	if !slices.Contains(e.Lines, "h2c (HTTP/2 without TLS)") {
-		t.Errorf("edge to the h2c backend: lines %q", e.Lines)
-	}
-	for _, e := range g.Edges {
-		if e.From == "api_gwapi_cf721b8903851e14494a" && (e.State != graph.Rejected || slices.ContainsFunc(e.Lines,
-			func(l string) bool { return strings.HasPrefix(l, "h2c") })) {
-			t.Errorf("edge of the balanced rule to %s: state %v, lines %q; want refused, not h2c", e.To, e.State, e.Lines)
-		}
-	}
+	return items, out
 }
