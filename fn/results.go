@@ -84,9 +84,12 @@ func conditionResults(in *read.Result, att *attachment.Result, tr *translate.Out
 				if bad && cond.Type != string(gwv1.ListenerConditionProgrammed) {
 					c := *cond
 					c.Message = fmt.Sprintf("listener %s: %s", l.Listener.Name, c.Message)
-					warn(key, listenerField(li, cond.Reason), &c)
+					warn(key, listenerField(li, cond.Reason, cond.Message), &c)
 				}
 			}
+		}
+		if validatesClients(g) {
+			out = append(out, result(framework.Warning, in.Nodes[key], "spec.tls.frontend", clientKeyUsageWarning))
 		}
 	}
 	for _, m := range att.MissingParents {
@@ -244,8 +247,30 @@ func gatewayField(g *attachment.Gateway, reason string) string {
 	return ""
 }
 
-func listenerField(i int, reason string) string {
+// clientKeyUsageWarning is what a Gateway that validates client certificates is told of Tyk's middleware.
+const clientKeyUsageWarning = "Approximated: Tyk lets a client certificate through only when the CA's " +
+	"verification allows serverAuth: one whose extended key usage is clientAuth alone (as most CAs issue client " +
+	"certificates) is answered 403 after the TLS handshake unless the client sends the CA certificate with it " +
+	"(its chain); one without extended key usage, or that allows serverAuth, passes (Tyk's CertificateCheck " +
+	"middleware verifies with Go's default usage; seen on v5.14.0 and v5.8.11)"
+
+// validatesClients says whether a listener of the Gateway checks client certificates (spec.tls.frontend).
+func validatesClients(g *attachment.Gateway) bool {
+	for _, l := range g.Listeners {
+		if len(l.ClientCAs) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// listenerField is the field a listener condition's reason is about; a reason about the CA certificates of
+// client certificate validation (its message names spec.tls.frontend) is about the Gateway's spec.tls.frontend.
+func listenerField(i int, reason, message string) string {
 	f := fmt.Sprintf("spec.listeners[%d]", i)
+	if strings.HasPrefix(message, "spec.tls.frontend") {
+		return "spec.tls.frontend"
+	}
 	switch reason {
 	case string(gwv1.ListenerReasonUnsupportedProtocol), string(gwv1.ListenerReasonProtocolConflict):
 		return f + ".protocol"

@@ -59,15 +59,28 @@ type Row struct {
 	Failed  bool
 }
 
+// from is where the certificate came from: "Secret ns/name", "ConfigMap ns/name" (a CA certificate), or "-".
+func (c CertRow) from() string {
+	switch {
+	case c.Secret != "":
+		return "Secret " + c.Secret
+	case c.ConfigMap != "":
+		return "ConfigMap " + c.ConfigMap
+	}
+	return "-"
+}
+
 func (r Row) where() string { return strings.TrimSpace(r.Route + " " + r.Where) }
 
 // CertRow is one certificate's line.
 type CertRow struct {
-	Action  string // "upload" or "check"
-	ID      string
-	Secret  string
-	Outcome string
-	Failed  bool
+	Action string // "upload" or "check"
+	ID     string
+	Secret string
+	// ConfigMap holds a CA certificate (its ca.crt), where Secret is "".
+	ConfigMap string
+	Outcome   string
+	Failed    bool
 }
 
 // Report is what a run did.
@@ -133,7 +146,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	}
 	rep.Certs = make([]CertRow, len(certs))
 	for i, c := range certs {
-		rep.Certs[i] = CertRow{Action: "upload", ID: c.ID, Secret: c.Secret}
+		rep.Certs[i] = CertRow{Action: "upload", ID: c.ID, Secret: c.Secret, ConfigMap: c.ConfigMap}
 		if c.PEM == nil {
 			rep.Certs[i].Action = "check"
 		}
@@ -316,9 +329,9 @@ func printPlan(w io.Writer, rep *Report, certs []source.Certificate) {
 		fmt.Fprintln(w)
 		rows = make([][]string, len(rep.Certs))
 		for i, c := range rep.Certs {
-			rows[i] = []string{c.ID, c.Action, dash(c.Secret), certs[i].Missing}
+			rows[i] = []string{c.ID, c.Action, c.from(), certs[i].Missing}
 		}
-		table(w, []string{"CERTIFICATE", "ACTION", "SECRET", ""}, rows)
+		table(w, []string{"CERTIFICATE", "ACTION", "FROM", ""}, rows)
 	}
 	p := rep.Plan
 	conflicts := ""
@@ -373,9 +386,9 @@ func printOutcome(w io.Writer, rep *Report) {
 		fmt.Fprintln(w)
 		rows = make([][]string, len(rep.Certs))
 		for i, c := range rep.Certs {
-			rows[i] = []string{c.ID, c.Action, dash(c.Secret), c.Outcome}
+			rows[i] = []string{c.ID, c.Action, c.from(), c.Outcome}
 		}
-		table(w, []string{"CERTIFICATE", "ACTION", "SECRET", "OUTCOME"}, rows)
+		table(w, []string{"CERTIFICATE", "ACTION", "FROM", "OUTCOME"}, rows)
 	}
 	if rep.Reload != "" {
 		fmt.Fprintln(w, "reload:", rep.Reload)
@@ -441,11 +454,4 @@ func printFailures(w io.Writer, rep *Report) {
 	for _, l := range lines {
 		fmt.Fprintln(w, "  "+l)
 	}
-}
-
-func dash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
 }

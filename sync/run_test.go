@@ -560,7 +560,7 @@ func TestCertificates(t *testing.T) {
 			assert.Equal(t, []string{certID}, f.Certificates())
 			assert.Equal(t, 1, r.rep.Failed, r.out)
 			assert.Contains(t, r.out, "Secret shop/other-tls has no tls.key, and the target does not have it")
-			assert.Equal(t, []string{certID, "upload", "shop/shop-tls", "ok:", "uploaded"}, line(r.out, certID))
+			assert.Equal(t, []string{certID, "upload", "Secret", "shop/shop-tls", "ok:", "uploaded"}, line(r.out, certID))
 
 			// Once the target has it, a certificate without a Secret only needs checking, and a re-upload of an
 			// existing one is not an error.
@@ -571,8 +571,27 @@ func TestCertificates(t *testing.T) {
 			r = syncRun(t, f, in)
 			require.NoError(t, r.err)
 			assert.Zero(t, r.rep.Failed, r.out)
-			assert.Equal(t, []string{certID, "upload", "shop/shop-tls", "ok:", "the", "target", "has", "it"}, line(r.out, certID))
-			assert.Equal(t, []string{otherID, "check", "shop/other-tls", "ok:", "the", "target", "has", "it"}, line(r.out, otherID))
+			assert.Equal(t, []string{certID, "upload", "Secret", "shop/shop-tls", "ok:", "the", "target", "has", "it"}, line(r.out, certID))
+			assert.Equal(t, []string{otherID, "check", "Secret", "shop/other-tls", "ok:", "the", "target", "has", "it"}, line(r.out, otherID))
+		})
+	}
+}
+
+// TestCACertificates: the CA certificate an API's clientCertificates allowlist names is uploaded from the
+// stream's ConfigMap that holds it, before the API that needs it, and the table says where it came from.
+func TestCACertificates(t *testing.T) {
+	for name, newTarget := range targets {
+		t.Run(name, func(t *testing.T) {
+			f := newTarget(t)
+			ca := targettest.NewCA(t, "clients")
+			caID := targettest.CertID(f.Org, ca)
+			apis := shop()
+			apis[0].ClientCAs = []string{caID}
+			r := syncRun(t, f, stream(apis, targettest.CAConfigMap("shop", "client-ca", ca)))
+			require.NoError(t, r.err)
+			assert.Zero(t, r.rep.Failed, r.out)
+			assert.Equal(t, []string{caID}, f.Certificates())
+			assert.Equal(t, []string{caID, "upload", "ConfigMap", "shop/client-ca", "ok:", "uploaded"}, line(r.out, caID))
 		})
 	}
 }

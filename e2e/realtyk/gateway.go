@@ -32,6 +32,8 @@ type Gateway struct {
 	// TLSPort is a second loopback port Tyk may open, for TLS only (ports_whitelist): the port of an API with
 	// server.protocol https (the gateway-api profile's HTTPS listeners) when the test renders it there.
 	TLSPort int
+	// OtherTLSPort is one more loopback port Tyk may open for TLS only: a second HTTPS listener port.
+	OtherTLSPort int
 	// HTTPPorts are two more loopback ports Tyk may open, for plain HTTP only (ports_whitelist): the ports of APIs
 	// with server.protocol http and server.port (the gateway-api profile's HTTP listeners when a Gateway's HTTP
 	// listeners are sent to more than one port) when the test renders them there.
@@ -175,12 +177,13 @@ func startOn(t testing.TB, bins Binaries, redisPort int, proxyAddr string, setti
 
 	port := localproc.FreePort()
 	g := &Gateway{
-		URL:       "http://127.0.0.1:" + strconv.Itoa(port),
-		Port:      port,
-		TLSPort:   localproc.FreePort(),
-		HTTPPorts: []int{localproc.FreePort(), localproc.FreePort()},
-		Secret:    "gateway2tyk-test-secret",
-		upstreams: up,
+		URL:          "http://127.0.0.1:" + strconv.Itoa(port),
+		Port:         port,
+		TLSPort:      localproc.FreePort(),
+		OtherTLSPort: localproc.FreePort(),
+		HTTPPorts:    []int{localproc.FreePort(), localproc.FreePort()},
+		Secret:       "gateway2tyk-test-secret",
+		upstreams:    up,
 		// No proxy and no redirects for the client: it talks to the Gateway on loopback and reports what the
 		// Gateway answers, 3xx included.
 		client: &http.Client{
@@ -318,7 +321,7 @@ func gatewayConfig(g *Gateway, port, redisPort int, templates, dir string) (map[
 	m["middleware_path"] = filepath.Join(dir, "middleware")
 	storage["host"], storage["port"] = "127.0.0.1", redisPort
 	policies["policy_path"] = filepath.Join(dir, "policies")
-	m["ports_whitelist"] = map[string]any{"https": map[string]any{"ports": []int{g.TLSPort}},
+	m["ports_whitelist"] = map[string]any{"https": map[string]any{"ports": []int{g.TLSPort, g.OtherTLSPort}},
 		"http": map[string]any{"ports": g.HTTPPorts}}
 	m["pid_file_location"] = filepath.Join(dir, "tyk.pid")
 	return m, nil

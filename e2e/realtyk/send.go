@@ -53,13 +53,22 @@ func (g *Gateway) SendTo(port int, req Request) (*Response, error) {
 // SendTLS sends req over TLS to the Gateway's TLSPort, with req.Host as the server name (SNI) and roots as the
 // only certificates the client trusts: the handshake fails unless Tyk presents a certificate for the host.
 func (g *Gateway) SendTLS(req Request, roots *x509.CertPool) (*Response, error) {
+	return g.SendTLSOn(g.TLSPort, req, roots, nil)
+}
+
+// SendTLSOn is SendTLS to a TLS port of the Gateway (TLSPort or OtherTLSPort), presenting clientCert when Tyk asks
+// for a client certificate (nil: none), whichever CAs Tyk says it accepts, as a client that has one certificate does.
+func (g *Gateway) SendTLSOn(port int, req Request, roots *x509.CertPool, clientCert *tls.Certificate) (*Response, error) {
+	cfg := &tls.Config{ServerName: req.Host, RootCAs: roots, MinVersion: tls.VersionTLS12}
+	if clientCert != nil {
+		cfg.GetClientCertificate = func(*tls.CertificateRequestInfo) (*tls.Certificate, error) { return clientCert, nil }
+	}
 	client := &http.Client{
-		Transport: &http.Transport{Proxy: nil, DisableKeepAlives: true,
-			TLSClientConfig: &tls.Config{ServerName: req.Host, RootCAs: roots, MinVersion: tls.VersionTLS12}},
+		Transport:     &http.Transport{Proxy: nil, DisableKeepAlives: true, TLSClientConfig: cfg},
 		CheckRedirect: g.client.CheckRedirect,
 		Timeout:       g.client.Timeout,
 	}
-	return g.send("https://127.0.0.1:"+strconv.Itoa(g.TLSPort), client, req)
+	return g.send("https://127.0.0.1:"+strconv.Itoa(port), client, req)
 }
 
 func (g *Gateway) send(base string, client *http.Client, req Request) (*Response, error) {

@@ -76,10 +76,13 @@ type Answer struct {
 	// TykVersion is the Tyk Gateway release (MAJOR.MINOR) the answer is for: the one asked for, or by default
 	// the oldest release that accepts the rendered APIs, with TykVersionOrLater (the answer holds for every
 	// later release too).
-	TykVersion        string   `json:"tykVersion"`
-	TykVersionOrLater bool     `json:"tykVersionOrLater,omitempty"`
-	Gateway           string   `json:"gateway,omitempty"`
-	Listener          string   `json:"listener,omitempty"`
+	TykVersion        string `json:"tykVersion"`
+	TykVersionOrLater bool   `json:"tykVersionOrLater,omitempty"`
+	Gateway           string `json:"gateway,omitempty"`
+	Listener          string `json:"listener,omitempty"`
+	// ClientCertificate says what client certificate the listener asks for (its Gateway's spec.tls.frontend):
+	// empty when none.
+	ClientCertificate string   `json:"clientCertificate,omitempty"`
 	Route             string   `json:"route,omitempty"`
 	Rule              string   `json:"rule,omitempty"`
 	APIID             string   `json:"apiId,omitempty"`
@@ -142,6 +145,7 @@ func Explain(out *fn.Output, req Request, opt Options) (*Answer, error) {
 	l := matchListener(g, req.URL.Scheme, host, req.URL.Port())
 	if l != nil {
 		a.Listener = describeListener(l)
+		a.ClientCertificate = clientCertificate(l)
 	}
 
 	apis := gatewayAPIs(out, g)
@@ -428,6 +432,22 @@ func matchListener(g *attachment.Gateway, scheme, host, port string) *attachment
 		}
 	}
 	return best
+}
+
+// clientCertificate says which client certificates an HTTPS listener lets through, "" when it checks none.
+func clientCertificate(l *attachment.Listener) string {
+	var from []string
+	for _, ca := range l.ClientCAs {
+		if s := "ConfigMap " + ca.ConfigMap.String(); !slices.Contains(from, s) {
+			from = append(from, s)
+		}
+	}
+	if len(from) == 0 {
+		return ""
+	}
+	return "required, signed by a CA certificate of " + strings.Join(from, ", ") +
+		" (Tyk ends the TLS handshake of a client without one; one issued for clientAuth alone is answered 403 " +
+		"unless the client sends the CA certificate with it)"
 }
 
 func describeListener(l *attachment.Listener) string {

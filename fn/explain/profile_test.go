@@ -166,3 +166,26 @@ func TestExplainHTTPToHTTPS(t *testing.T) {
 		assert.Equal(t, "https://shop.example.com"+p, a.Location, p)
 	}
 }
+
+// In the gateway-api profile an HTTPS listener whose Gateway validates client certificates (spec.tls.frontend)
+// says which CA certificates must have signed the client's, per port; plain HTTP asks for none.
+func TestExplainFrontendValidation(t *testing.T) {
+	out := renderStory(t, "profile-gateway-api-frontend-validation")
+
+	partners := ask(t, out, "GET https://partners.example.com/orders/7", Options{})
+	assert.Equal(t, "partners/orders", partners.Route)
+	assert.Equal(t, "required, signed by a CA certificate of ConfigMap partners/partner-ca (Tyk ends the TLS "+
+		"handshake of a client without one; one issued for clientAuth alone is answered 403 unless the client "+
+		"sends the CA certificate with it)", partners.ClientCertificate)
+	req, err := ParseRequest("GET https://partners.example.com/orders/7")
+	require.NoError(t, err)
+	assert.Contains(t, partners.Text(req), "client     required, signed by a CA certificate of ConfigMap partners/partner-ca")
+
+	ops := ask(t, out, "GET https://ops.example.com:8443/", Options{})
+	assert.Equal(t, "partners/ops", ops.Route)
+	assert.Contains(t, ops.ClientCertificate, "ConfigMap partners/ops-cas (", "port 8443's own CAs, named once")
+
+	www := ask(t, out, "GET http://www.example.com/", Options{})
+	assert.Equal(t, "partners/www", www.Route)
+	assert.Empty(t, www.ClientCertificate)
+}

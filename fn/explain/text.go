@@ -22,6 +22,7 @@ func (a *Answer) Text(req Request) string {
 	}
 	line("gateway", a.Gateway)
 	line("listener", orNone(a.Listener, "none matches"))
+	line("client", a.ClientCertificate)
 	if a.Route != "" {
 		line("route", strings.TrimSpace(a.Route+" "+a.Rule))
 	}

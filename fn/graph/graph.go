@@ -12,6 +12,7 @@ package graph
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -173,7 +174,8 @@ func (b *builder) gateway(g *attachment.Gateway) {
 		}
 	}
 	for _, l := range g.Listeners {
-		ln := Node{Kind: KindListener, Lines: []string{"listener " + string(l.Listener.Name), listenerAddress(l)}}
+		ln := Node{Kind: KindListener, Lines: append([]string{"listener " + string(l.Listener.Name), listenerAddress(l)},
+			clientCALines(l)...)}
 		bad := problemLines(l.Conditions, string(gwv1.ListenerConditionAccepted), string(gwv1.ListenerConditionConflicted),
 			string(gwv1.ListenerConditionResolvedRefs), string(gwv1.ListenerConditionProgrammed))
 		switch {
@@ -188,6 +190,19 @@ func (b *builder) gateway(g *attachment.Gateway) {
 		lID := b.node("l", listenerKey(g, l), ln)
 		b.edge(Edge{From: gwID, To: lID})
 	}
+}
+
+// clientCALines say that a listener takes only clients whose certificate a CA of these ConfigMaps signed (its
+// Gateway's spec.tls.frontend), one line per ConfigMap.
+func clientCALines(l *attachment.Listener) []string {
+	var out []string
+	for _, ca := range l.ClientCAs {
+		line := "client certificate: a CA of ConfigMap " + ca.ConfigMap.String()
+		if !slices.Contains(out, line) {
+			out = append(out, line)
+		}
+	}
+	return out
 }
 
 func listenerKey(g *attachment.Gateway, l *attachment.Listener) string {

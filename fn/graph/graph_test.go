@@ -524,6 +524,35 @@ func TestBuildH2C(t *testing.T) {
 	}
 }
 
+// TestBuildFrontendValidation: a listener that checks client certificates (spec.tls.frontend) says which
+// ConfigMaps' CA certificates sign them, once per ConfigMap; the plain HTTP listener says nothing of it.
+func TestBuildFrontendValidation(t *testing.T) {
+	_, out := renderStory(t, "profile-gateway-api-frontend-validation")
+	g := graph.Build(out.Attachment, out.Translation)
+	checkGraph(t, g)
+	want := map[string][]string{
+		"partners": {"listener partners", "HTTPS :443 partners.example.com", "client certificate: a CA of ConfigMap partners/partner-ca"},
+		"ops":      {"listener ops", "HTTPS :8443 ops.example.com", "client certificate: a CA of ConfigMap partners/ops-cas"},
+		"http":     {"listener http", "HTTP :80 www.example.com"},
+	}
+	seen := 0
+	for _, n := range g.Nodes {
+		if n.Kind != graph.KindListener {
+			continue
+		}
+		name := strings.TrimPrefix(n.Lines[0], "listener ")
+		if w, ok := want[name]; ok {
+			seen++
+			if !slices.Equal(n.Lines, w) {
+				t.Errorf("listener %s: lines %q, want %q", name, n.Lines, w)
+			}
+		}
+	}
+	if seen != len(want) {
+		t.Errorf("%d of %d listeners drawn", seen, len(want))
+	}
+}
+
 // renderStory renders a gateway-api story of the function's golden tests (../testdata) with that profile: the
 // items read, and the output.
 func renderStory(t *testing.T, story string) ([]*yaml.RNode, *fn.Output) {

@@ -27,3 +27,33 @@ func CertificateSecrets(gw *gwv1.Gateway) []types.NamespacedName {
 	}
 	return out
 }
+
+// CACertificateConfigMaps lists the ConfigMaps a Gateway's spec.tls.frontend names as CA certificates of client
+// certificate validation (core ConfigMaps only; the render judges the references, this only finds them).
+func CACertificateConfigMaps(gw *gwv1.Gateway) []types.NamespacedName {
+	if gw.Spec.TLS == nil || gw.Spec.TLS.Frontend == nil {
+		return nil
+	}
+	f := gw.Spec.TLS.Frontend
+	configs := []gwv1.TLSConfig{f.Default}
+	for _, pp := range f.PerPort {
+		configs = append(configs, pp.TLS)
+	}
+	var out []types.NamespacedName
+	for _, c := range configs {
+		if c.Validation == nil {
+			continue
+		}
+		for _, ref := range c.Validation.CACertificateRefs {
+			if ref.Group != "" || ref.Kind != KindConfigMap {
+				continue
+			}
+			ns := gw.Namespace
+			if ref.Namespace != nil && *ref.Namespace != "" {
+				ns = string(*ref.Namespace)
+			}
+			out = append(out, types.NamespacedName{Namespace: ns, Name: string(ref.Name)})
+		}
+	}
+	return out
+}

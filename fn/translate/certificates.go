@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/pem"
+	"fmt"
 	"sort"
 	"sync"
 
@@ -84,4 +85,49 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// serverTLS is what an API's server section says of TLS: the certificates it offers (customDomain) and the CA
+// certificates a client's certificate must chain to (clientCertificates), both as Tyk certificate IDs.
+type serverTLS struct{ certs, clientCAs []string }
+
+// clientCAs lists the Tyk certificate IDs of the CA certificates an API on Tyk port port for this hostname
+// checks client certificates against: those of the parent's HTTPS listeners that give the route this hostname
+// on that port (Gateway API sets them per port, so the listeners of one port agree). Tyk asks for a client
+// certificate on the API's port when the TLS server name is the API's domain, or any name no API's domain is
+// when the API has none, and lets through only one that a CA certificate of the allowlist signed (its
+// getTLSConfigForClient and CertificateCheck middleware).
+func clientCAs(p *attachment.Parent, host string, port int, pp *portPlan, org string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, l := range p.Listeners {
+		ln := l.Listener.Listener
+		if ln.Protocol != gwv1.HTTPSProtocolType || !contains(l.Hostnames, host) || pp.listenerPort(p.Gateway, ln) != port {
+			continue
+		}
+		for _, ca := range l.Listener.ClientCAs {
+			if id := org + ca.Digest; !seen[id] {
+				seen[id] = true
+				out = append(out, id)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// clientCAUnderTemplate says that a hostname whose listener checks client certificates is served under a custom
+// domain that is a template (a wildcard, or a domain that leaves out what more specific listeners claim): Tyk
+// gathers the CA certificates of a TLS handshake from the APIs whose custom domain is the server name itself (or
+// that have none, when none is), so it trusts no CA there and ends every client's handshake (seen on v5.14.0:
+// "unknown certificate authority"). The API is kept: it fails closed.
+func clientCAUnderTemplate(host, domain string) Drop {
+	shown := host
+	if shown == "" {
+		shown = "(no hostname)"
+	}
+	return Drop{Rule: -1, Field: "spec.hostnames", Message: fmt.Sprintf("%s is served under the custom domain %s, "+
+		"a template, and its listener checks client certificates: Tyk trusts a CA certificate in the TLS handshake "+
+		"only for an API whose custom domain is the server name itself, so every client is refused there; give "+
+		"the route the hostnames its clients use", shown, domain)}
 }

@@ -55,7 +55,7 @@ type routerClaim struct {
 	internal map[int][]internalVariant // rule index → its internal APIs (one unless it adds headers)
 	appends  map[int][]tykoas.Header   // rule index → the headers it adds to
 	tags     []string
-	certs    []string
+	tls      serverTLS
 	port     int
 }
 
@@ -149,10 +149,10 @@ func hasShorter(set map[string]bool, v string) bool {
 // routedAPIs makes a routed plan's internal APIs (one per rule, or per set of present headers of a rule that
 // adds to them) and the route's router claim.
 func routedAPIs(r *attachment.Route, parent *attachment.Parent, host, idHost string, plan *pathPlan, rules map[int]*rule,
-	tags, certs []string, port int, domainVar string, exact ExactPaths, isolated []string) []*API {
+	tags []string, tls serverTLS, port int, domainVar string, exact ExactPaths, isolated []string) []*API {
 	hr, gw := r.Route, parent.Gateway.Gateway
 	claim := &routerClaim{plan: plan, internal: map[int][]internalVariant{}, appends: map[int][]tykoas.Header{},
-		tags: tags, certs: certs, port: port}
+		tags: tags, tls: tls, port: port}
 	var out []*API
 	made := map[string]bool{}
 	for _, b := range plan.branches {
@@ -198,7 +198,7 @@ func routerBySegment(plan *pathPlan, exact ExactPaths) bool {
 // internalDocument is the API of an internal plan for host: a plain document with the internal listen path, no
 // custom domain (Tyk routes nothing to it), marked internal.
 func internalDocument(id, host string, plan *pathPlan, tags []string) *tykoas.Document {
-	d := document(id, host, "", plan, tags, nil, ExactRejected)
+	d := document(id, host, "", plan, tags, serverTLS{}, ExactRejected)
 	d.Tyk.Info.State.Internal = true
 	return d
 }
@@ -425,7 +425,7 @@ func routerDocument(a *API, fallback func() string) *tykoas.Document {
 	if v, ok := listenPathVariant(lp, a.variant, true); ok {
 		lp = v
 	}
-	d := frame(a.ID, a.domain(), lp, true, c.tags, c.certs)
+	d := frame(a.ID, a.domain(), lp, true, c.tags, c.tls)
 	d.Tyk.Upstream = (&upstreamSpec{}).upstream(a.Path)
 	if c.port != 0 {
 		d.Tyk.Server.Protocol, d.Tyk.Server.Port = serverProtocol(a.Parent, a.Hostname, c.port), c.port

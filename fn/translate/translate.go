@@ -278,6 +278,7 @@ func translateRoute(r *attachment.Route, dp DataPlanes, pp *portPlan, bases Base
 		tags := dp.Tags(gw)
 		var parentAPIs []*API
 		var conflicts []string
+		templated := map[string]bool{} // hostnames whose validated API has a template domain (clientCAUnderTemplate)
 		for _, host := range parentHostnames(parent) {
 			hostCerts := certificates(parent, host, dp.Org(gw), leaves, dp.HostlessCertificates())
 			var isolated []string
@@ -289,9 +290,11 @@ func translateRoute(r *attachment.Route, dp DataPlanes, pp *portPlan, bases Base
 			}
 			ports := pp.ports(parent, host)
 			for _, port := range ports {
-				certs, idHost := hostCerts, host
+				tls, idHost := serverTLS{certs: hostCerts}, host
 				if (len(ports) > 1 && port == 0) || (port != 0 && serverProtocol(parent, host, port) == "http") {
-					certs = nil // the listen_port is plain HTTP where an HTTPS listener has a port of its own
+					tls = serverTLS{} // the listen_port is plain HTTP where an HTTPS listener has a port of its own
+				} else {
+					tls.clientCAs = clientCAs(parent, host, port, pp, dp.Org(gw))
 				}
 				if len(ports) > 1 && port != primaryPort(parent, host, ports) {
 					idHost = portHost(host, port)
@@ -305,8 +308,12 @@ func translateRoute(r *attachment.Route, dp DataPlanes, pp *portPlan, bases Base
 					key := host + "\n" + plan.listenPath()
 					sh := shared[sharedDomainKey(claimWhere(dataPlaneOf(parent.Gateway), gw, 0)+"\n"+key, port)]
 					domainVar := sh.domainVar
+					if len(tls.clientCAs) > 0 && !templated[host] && strings.Contains(domainOf(host, domainVar, isolated), "{") {
+						templated[host] = true
+						tr.Approximations = append(tr.Approximations, clientCAUnderTemplate(host, domainOf(host, domainVar, isolated)))
+					}
 					if plan.routed(served.conditions) || routed[claimWhere(dataPlaneOf(parent.Gateway), gw, port)+"\n"+key] {
-						for _, api := range routedAPIs(r, parent, host, idHost, plan, byIndex, tags, certs, port, domainVar, served.exact, isolated) {
+						for _, api := range routedAPIs(r, parent, host, idHost, plan, byIndex, tags, tls, port, domainVar, served.exact, isolated) {
 							if api.Role == RoleInternal && base != nil {
 								api.Base = base
 								conflicts = append(conflicts, base.Conflicts(api.Document)...)
@@ -320,7 +327,7 @@ func translateRoute(r *attachment.Route, dp DataPlanes, pp *portPlan, bases Base
 						}
 						continue
 					}
-					doc := document(id, host, domainOf(host, domainVar, isolated), plan, tags, certs, served.exact)
+					doc := document(id, host, domainOf(host, domainVar, isolated), plan, tags, tls, served.exact)
 					variant := 0
 					if lp, ok := listenPathVariant(doc.Tyk.Server.ListenPath.Value, sh.variant, served.exact == ExactServed || !hasMock(doc)); ok {
 						doc.Tyk.Server.ListenPath.Value, variant = lp, sh.variant
@@ -379,11 +386,11 @@ func parentHostnames(p *attachment.Parent) []string {
 
 // document builds the API per the API Configuration table of the reference: the API of hostname (its custom
 // domain is domain, none when "").
-func document(id, hostname, domain string, plan *pathPlan, tags, certs []string, exact ExactPaths) *tykoas.Document {
+func document(id, hostname, domain string, plan *pathPlan, tags []string, tls serverTLS, exact ExactPaths) *tykoas.Document {
 	// An Exact path's API takes only the path itself, which goes upstream as it came (strip off, and the
 	// backend's URL without the path): stripped, "/docs/" would reach the upstream as "/docs", since Tyk drops
 	// the trailing slash when what is left is "/".
-	d := frame(id, domain, plan.listenPath(), !plan.exact, tags, certs)
+	d := frame(id, domain, plan.listenPath(), !plan.exact, tags, tls)
 	up := plan.upstream
 	if up == nil {
 		up = &upstreamSpec{} // every rule of the path redirects: the upstream is never reached
@@ -406,13 +413,16 @@ func document(id, hostname, domain string, plan *pathPlan, tags, certs []string,
 }
 
 // frame is what every API document has: its ID, listen path, custom domain (the hostname's, with its
-// certificates) and gateway tags.
-func frame(id, domain, listenPath string, strip bool, tags, certs []string) *tykoas.Document {
+// certificates), the CA certificates of mutual TLS with clients, and gateway tags.
+func frame(id, domain, listenPath string, strip bool, tags []string, tls serverTLS) *tykoas.Document {
 	d := tykoas.NewDocument(id)
 	d.Tyk.Server.ListenPath = tykoas.ListenPath{Value: listenPath, Strip: strip}
-	if domain != "" || len(certs) > 0 {
+	if domain != "" || len(tls.certs) > 0 {
 		// no domain: Tyk routes the API by no host, and offers the certificates for every server name on its port
-		d.Tyk.Server.CustomDomain = &tykoas.CustomDomain{Enabled: true, Name: domain, Certificates: certs}
+		d.Tyk.Server.CustomDomain = &tykoas.CustomDomain{Enabled: true, Name: domain, Certificates: tls.certs}
+	}
+	if len(tls.clientCAs) > 0 {
+		d.Tyk.Server.ClientCertificates = &tykoas.ClientCertificates{Enabled: true, Allowlist: tls.clientCAs}
 	}
 	if len(tags) > 0 {
 		d.Tyk.Server.GatewayTags = &tykoas.GatewayTags{Enabled: true, Tags: tags}

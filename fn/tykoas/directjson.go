@@ -434,6 +434,17 @@ func (w *jsonWriter) server(x *Server) {
 		w.key("authentication")
 		w.enabled(a.Enabled)
 	}
+	if c := x.ClientCertificates; c != nil {
+		w.key("clientCertificates")
+		w.open('{')
+		if len(c.Allowlist) > 0 {
+			w.key("allowlist")
+			w.strs(c.Allowlist)
+		}
+		w.key("enabled")
+		w.boolean(c.Enabled)
+		w.close('}')
+	}
 	if c := x.CustomDomain; c != nil {
 		w.key("customDomain")
 		w.open('{')

@@ -40,7 +40,10 @@ type State struct {
 type Server struct {
 	ListenPath   ListenPath    `json:"listenPath"`
 	CustomDomain *CustomDomain `json:"customDomain,omitempty"`
-	GatewayTags  *GatewayTags  `json:"gatewayTags,omitempty"`
+	// ClientCertificates is mutual TLS with the client: Tyk asks for a client certificate on the API's TLS port
+	// and lets through only one the allowlist names or one a CA certificate of the allowlist signed.
+	ClientCertificates *ClientCertificates `json:"clientCertificates,omitempty"`
+	GatewayTags        *GatewayTags        `json:"gatewayTags,omitempty"`
 	// Authentication is never written by the render (a base document turns it on, and the merge keeps the
 	// base's as written); it is here so that a merged document read with DecodeLoose says whether it is on.
 	Authentication *Authentication `json:"authentication,omitempty"`
@@ -68,6 +71,12 @@ type CustomDomain struct {
 	Enabled      bool     `json:"enabled"`
 	Name         string   `json:"name"`
 	Certificates []string `json:"certificates,omitempty"`
+}
+
+// ClientCertificates is X-Tyk-ClientCertificates: the allowlist holds certificate IDs of Tyk's Certificate Store.
+type ClientCertificates struct {
+	Enabled   bool     `json:"enabled"`
+	Allowlist []string `json:"allowlist,omitempty"`
 }
 
 // GatewayTags is X-Tyk-GatewayTags (required enabled, tags).

@@ -127,6 +127,17 @@ func (c *Cluster) Secret(parent context.Context, namespace, name string) (*corev
 	return s, nil
 }
 
+// ConfigMap reads a ConfigMap.
+func (c *Cluster) ConfigMap(parent context.Context, namespace, name string) (*corev1.ConfigMap, error) {
+	ctx, cancel := c.ctx(parent)
+	defer cancel()
+	cm, err := c.Core.CoreV1().ConfigMaps(namespace).Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("reading ConfigMap %s/%s: %w", namespace, name, err)
+	}
+	return cm, nil
+}
+
 // OperatorContext reads an OperatorContext.
 func (c *Cluster) OperatorContext(parent context.Context, namespace, name string) (*tykapi.OperatorContext, error) {
 	var oc tykapi.OperatorContext

@@ -299,7 +299,8 @@ func DocumentID(doc []byte) string {
 	return probe.Tyk.Info.ID
 }
 
-// CertificateIDs returns the certificate IDs a document's server.customDomain.certificates names.
+// CertificateIDs returns the certificate IDs a document names: its server.customDomain.certificates, then the
+// CA certificates of its server.clientCertificates.allowlist.
 func CertificateIDs(doc []byte) []string {
 	var probe struct {
 		Tyk struct {
@@ -307,13 +308,16 @@ func CertificateIDs(doc []byte) []string {
 				CustomDomain struct {
 					Certificates []string `json:"certificates"`
 				} `json:"customDomain"`
+				ClientCertificates struct {
+					Allowlist []string `json:"allowlist"`
+				} `json:"clientCertificates"`
 			} `json:"server"`
 		} `json:"x-tyk-api-gateway"`
 	}
 	if json.Unmarshal(doc, &probe) != nil {
 		return nil
 	}
-	return probe.Tyk.Server.CustomDomain.Certificates
+	return append(probe.Tyk.Server.CustomDomain.Certificates, probe.Tyk.Server.ClientCertificates.Allowlist...)
 }
 
 // Equal reports whether a document to send and one the target returned are the same after normalising both.

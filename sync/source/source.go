@@ -12,6 +12,12 @@
 // certificate an API names. From a stream (--from) it can only upload what the stream gives: the Secrets in it
 // that carry tls.crt and tls.key. A certificate with no such Secret is not uploaded; the sync then checks that
 // the target has it already, and fails that certificate when not.
+//
+// CA certificates (the IDs in x-tyk-api-gateway.server.clientCertificates.allowlist: a Gateway's
+// spec.tls.frontend validation) come the same way from the ConfigMaps that hold them (key ca.crt): in a cluster
+// those the Gateway's spec.tls.frontend names, from a stream every ConfigMap of it with a ca.crt. Each
+// certificate of a bundle is uploaded on its own: Tyk checks a client certificate against the first certificate
+// of what it stores under an ID.
 package source
 
 import (
@@ -45,10 +51,21 @@ type Set struct {
 	Problems []string
 	// TLS are the certificate Secrets available for upload.
 	TLS []TLSSecret
+	// CAs are the CA certificate bundles (a ConfigMap's ca.crt) available for upload.
+	CAs []CABundle
 	// Notes say why some certificate Secrets could not be read (they matter only for a certificate left without
 	// a Secret).
 	Notes []string
 }
+
+// CABundle is the ca.crt of a ConfigMap.
+type CABundle struct {
+	Namespace, Name string
+	PEM             []byte
+}
+
+// caKey is the ConfigMap key Gateway API names for a CA certificate bundle.
+const caKey = "ca.crt"
 
 // TLSSecret is a kubernetes.io/tls Secret.
 type TLSSecret struct {
@@ -71,6 +88,9 @@ func ReadStream(r io.Reader, scope plan.Scope) (*Set, error) {
 		switch {
 		case n.GetKind() == "ConfigMap" && n.GetApiVersion() == "v1":
 			if !rendered(n.GetLabels(), scope) || !scope.Contains(n.GetNamespace()) {
+				if data, err := stringMap(n, "data"); err == nil && emit.Ours(n.GetLabels()) != emit.OursAPI && data[caKey] != "" {
+					b.set.CAs = append(b.set.CAs, CABundle{Namespace: n.GetNamespace(), Name: n.GetName(), PEM: []byte(data[caKey])})
+				}
 				continue
 			}
 			data, err := stringMap(n, "data")
@@ -113,7 +133,7 @@ func ReadCluster(ctx context.Context, c *kube.Cluster, scope plan.Scope) (*Set, 
 			gateways[api.Marker.Gateway] = true
 		}
 	}
-	secrets := map[[2]string]bool{}
+	secrets, configMaps := map[[2]string]bool{}, map[[2]string]bool{}
 	for _, key := range sortedKeys(gateways) {
 		ns, name, _ := strings.Cut(key, "/")
 		gw, err := c.Gateway(ctx, ns, name)
@@ -124,13 +144,19 @@ func ReadCluster(ctx context.Context, c *kube.Cluster, scope plan.Scope) (*Set, 
 		for _, secret := range inventory.CertificateSecrets(gw) {
 			secrets[[2]string{secret.Namespace, secret.Name}] = true
 		}
+		for _, cm := range inventory.CACertificateConfigMaps(gw) {
+			configMaps[[2]string{cm.Namespace, cm.Name}] = true
+		}
 	}
-	keys := make([][2]string, 0, len(secrets))
-	for k := range secrets {
-		keys = append(keys, k)
+	for _, k := range sortedPairs(configMaps) {
+		cm, err := c.ConfigMap(ctx, k[0], k[1])
+		if err != nil {
+			set.Notes = append(set.Notes, err.Error())
+			continue
+		}
+		set.CAs = append(set.CAs, CABundle{Namespace: cm.Namespace, Name: cm.Name, PEM: []byte(cm.Data[caKey])})
 	}
-	sort.Slice(keys, func(i, j int) bool { return keys[i][0]+"/"+keys[i][1] < keys[j][0]+"/"+keys[j][1] })
-	for _, k := range keys {
+	for _, k := range sortedPairs(secrets) {
 		s, err := c.Secret(ctx, k[0], k[1])
 		if err != nil {
 			set.Notes = append(set.Notes, err.Error())
@@ -247,6 +273,16 @@ func streamSecret(n *yaml.RNode) (TLSSecret, bool) {
 	return s, len(s.Cert) > 0
 }
 
+// sortedPairs are the namespace/name pairs of m in order.
+func sortedPairs(m map[[2]string]bool) [][2]string {
+	keys := make([][2]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return keys[i][0]+"/"+keys[i][1] < keys[j][0]+"/"+keys[j][1] })
+	return keys
+}
+
 func sortedKeys(m map[string]bool) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {
@@ -262,7 +298,10 @@ type Certificate struct {
 	ID string
 	// Secret is the namespace/name of the Secret that has it, "" when none was given.
 	Secret string
-	// PEM is the certificate and key to upload; nil when no Secret with a key has the certificate.
+	// ConfigMap is the namespace/name of the ConfigMap whose ca.crt has it (a CA certificate), "" when none.
+	ConfigMap string
+	// PEM is the certificate and key to upload (a CA certificate alone); nil when no Secret with a key, or
+	// ConfigMap, has the certificate.
 	PEM []byte
 	// Missing says why PEM is nil.
 	Missing string
@@ -307,6 +346,7 @@ func Certificates(set *Set) []Certificate {
 			byPrint[fp] = s
 		}
 	}
+	cas := caPrints(set.CAs)
 	var out []Certificate
 	for _, id := range Needed(set.APIs) {
 		c := Certificate{ID: id}
@@ -315,9 +355,12 @@ func Certificates(set *Set) []Certificate {
 			fp = strings.ToLower(id[len(id)-64:])
 		}
 		s, ok := byPrint[fp]
+		ca, isCA := cas[fp]
 		switch {
+		case !ok && isCA:
+			c.ConfigMap, c.PEM = ca.from, ca.pem
 		case !ok:
-			c.Missing = "no kubernetes.io/tls Secret given has this certificate"
+			c.Missing = "no kubernetes.io/tls Secret, or ConfigMap with a ca.crt, given has this certificate"
 			if len(set.Notes) > 0 {
 				c.Missing += " (" + strings.Join(set.Notes, "; ") + ")"
 			}
@@ -329,6 +372,35 @@ func Certificates(set *Set) []Certificate {
 			c.PEM = append(append(bytes.TrimRight(append([]byte(nil), s.Cert...), "\n"), '\n'), s.Key...)
 		}
 		out = append(out, c)
+	}
+	return out
+}
+
+// caCertificate is one certificate of a CA bundle, PEM, and the ConfigMap it came from.
+type caCertificate struct {
+	from string
+	pem  []byte
+}
+
+// caPrints indexes each certificate of the CA bundles by its fingerprint.
+func caPrints(bundles []CABundle) map[string]caCertificate {
+	out := map[string]caCertificate{}
+	for _, b := range bundles {
+		for rest := b.PEM; ; {
+			var block *pem.Block
+			block, rest = pem.Decode(rest)
+			if block == nil {
+				break
+			}
+			if block.Type != "CERTIFICATE" {
+				continue
+			}
+			sum := sha256.Sum256(block.Bytes)
+			fp := hex.EncodeToString(sum[:])
+			if _, seen := out[fp]; !seen {
+				out[fp] = caCertificate{from: b.Namespace + "/" + b.Name, pem: pem.EncodeToMemory(block)}
+			}
+		}
 	}
 	return out
 }

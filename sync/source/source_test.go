@@ -110,8 +110,34 @@ func TestCertificatesFromStream(t *testing.T) {
 	assert.Contains(t, string(byID[id].PEM), "BEGIN CERTIFICATE")
 	assert.Contains(t, string(byID[id].PEM), "PRIVATE KEY")
 	assert.Equal(t, "Secret shop/crt-only has no tls.key", byID[targettest.CertID(org, crtOnly)].Missing)
-	assert.Equal(t, "no kubernetes.io/tls Secret given has this certificate", byID[missing].Missing)
+	assert.Equal(t, "no kubernetes.io/tls Secret, or ConfigMap with a ca.crt, given has this certificate", byID[missing].Missing)
 	assert.Equal(t, org, source.Org(id))
+}
+
+// TestCACertificatesFromStream: the CA certificates an API's clientCertificates allowlist names come from the
+// stream's ConfigMaps with a ca.crt, each certificate of a bundle on its own (Tyk checks a client certificate
+// against the first certificate stored under an ID); a ConfigMap of rendered APIs is never one.
+func TestCACertificatesFromStream(t *testing.T) {
+	caA, caB := targettest.NewCA(t, "ca-a"), targettest.NewCA(t, "ca-b")
+	a := apis()
+	idA, idB := targettest.CertID(org, caA), targettest.CertID(org, caB)
+	a[0].ClientCAs = []string{idA, idB}
+	bundle := targettest.CAConfigMap("shop", "client-cas", append(append([]byte(nil), caA...), caB...))
+	set, err := source.ReadStream(strings.NewReader(targettest.Streams(a, bundle)), plan.Scope{})
+	require.NoError(t, err)
+	require.Len(t, set.APIs, len(a))
+	certs := source.Certificates(set)
+	require.Len(t, certs, 2)
+	byID := map[string]source.Certificate{}
+	for _, c := range certs {
+		byID[c.ID] = c
+	}
+	for id, want := range map[string][]byte{idA: caA, idB: caB} {
+		assert.Equal(t, "shop/client-cas", byID[id].ConfigMap)
+		assert.Empty(t, byID[id].Secret)
+		assert.Equal(t, string(want), string(byID[id].PEM), "one certificate, without the rest of the bundle")
+		assert.Empty(t, byID[id].Missing)
+	}
 }
 
 func TestReadCluster(t *testing.T) {
@@ -121,12 +147,19 @@ func TestReadCluster(t *testing.T) {
 	unlabelled := a[1].ConfigMap()
 	unlabelled.Name = "not-rendered"
 	delete(unlabelled.Labels, "gateway2tyk.io/api-id")
+	ca := targettest.NewCA(t, "clients")
+	a[0].ClientCAs = []string{targettest.CertID(org, ca)}
 	core := fake.NewSimpleClientset(a[0].ConfigMap(), a[1].ConfigMap(), unlabelled,
-		targettest.TLSSecret("certs", "shop-tls", cert, key))
+		targettest.TLSSecret("certs", "shop-tls", cert, key), targettest.CAConfigMap("gateways", "client-ca", ca))
 	gw := &unstructured.Unstructured{Object: map[string]any{
 		"apiVersion": "gateway.networking.k8s.io/v1", "kind": "Gateway",
 		"metadata": map[string]any{"name": "edge", "namespace": "gateways"},
-		"spec": map[string]any{"gatewayClassName": "tyk", "listeners": []any{
+		"spec": map[string]any{"gatewayClassName": "tyk", "tls": map[string]any{"frontend": map[string]any{
+			"default": map[string]any{"validation": map[string]any{"caCertificateRefs": []any{
+				map[string]any{"group": "", "kind": "ConfigMap", "name": "client-ca"}}}},
+			"perPort": []any{map[string]any{"port": int64(8443), "tls": map[string]any{"validation": map[string]any{
+				"caCertificateRefs": []any{map[string]any{"group": "", "kind": "ConfigMap", "name": "gone-ca"}}}}}},
+		}}, "listeners": []any{
 			map[string]any{"name": "http", "protocol": "HTTP", "port": int64(80)},
 			map[string]any{"name": "https", "protocol": "HTTPS", "port": int64(443), "tls": map[string]any{
 				"certificateRefs": []any{
@@ -145,12 +178,20 @@ func TestReadCluster(t *testing.T) {
 	require.Len(t, set.APIs, 2)
 	require.Len(t, set.TLS, 1, "%v", set.Notes)
 	assert.Equal(t, "shop-tls", set.TLS[0].Name)
-	require.Len(t, set.Notes, 1)
-	assert.Contains(t, set.Notes[0], "reading Secret gateways/gone")
+	require.Len(t, set.CAs, 1, "%v", set.Notes)
+	require.Len(t, set.Notes, 2)
+	assert.Contains(t, set.Notes[0], "reading ConfigMap gateways/gone-ca")
+	assert.Contains(t, set.Notes[1], "reading Secret gateways/gone")
 	certs := source.Certificates(set)
-	require.Len(t, certs, 1)
-	assert.Equal(t, "certs/shop-tls", certs[0].Secret)
-	assert.NotNil(t, certs[0].PEM)
+	require.Len(t, certs, 2)
+	byID := map[string]source.Certificate{}
+	for _, c := range certs {
+		byID[c.ID] = c
+	}
+	assert.Equal(t, "certs/shop-tls", byID[targettest.CertID(org, cert)].Secret)
+	assert.NotNil(t, byID[targettest.CertID(org, cert)].PEM)
+	assert.Equal(t, "gateways/client-ca", byID[targettest.CertID(org, ca)].ConfigMap)
+	assert.Equal(t, string(ca), string(byID[targettest.CertID(org, ca)].PEM))
 
 	set, err = source.ReadCluster(context.Background(), c, plan.Scope{Namespaces: []string{"blog"}})
 	require.NoError(t, err)

@@ -21,7 +21,7 @@ func Attach(inv *inventory.Inventory, controllerName string, env Environment) *R
 		if class == nil {
 			continue // another controller's Gateway, or one whose class does not exist: not ours to report on
 		}
-		g := buildGateway(gw, class, env.Infrastructure(gw), inv)
+		g := buildGateway(gw, class, env.Infrastructure(gw), inv, env.FrontendValidation())
 		// The Gateway's conditions depend on its listeners only, and route attachment reads them (the message of
 		// NoMatchingParent for an unusable Gateway), so they are decided before any route is.
 		g.Conditions = gatewayConditions(g)

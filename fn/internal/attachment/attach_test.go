@@ -1107,6 +1107,7 @@ type fakeEnv struct {
 	infra          *Infrastructure
 	unreadyResolve bool
 	h2c            bool
+	frontend       bool
 }
 
 func (e fakeEnv) ClassParameters(*gwv1.GatewayClass) string { return e.classInvalid }
@@ -1114,6 +1115,8 @@ func (e fakeEnv) ClassParameters(*gwv1.GatewayClass) string { return e.classInva
 func (e fakeEnv) UnreadyBackendsResolve() bool { return e.unreadyResolve }
 
 func (e fakeEnv) H2CBackends() bool { return e.h2c }
+
+func (e fakeEnv) FrontendValidation() bool { return e.frontend }
 
 func (e fakeEnv) Infrastructure(*gwv1.Gateway) Infrastructure {
 	if e.infra != nil {

@@ -20,6 +20,9 @@ type Environment interface {
 	// H2CBackends says whether a Service port of appProtocol kubernetes.io/h2c is reached over HTTP/2 without TLS
 	// (Backend.H2C; the gateway-api profile), rather than as any other port (the reference reads no appProtocol).
 	H2CBackends() bool
+	// FrontendValidation says whether a Gateway's spec.tls.frontend is read (Listener.ClientCAs; the gateway-api
+	// profile), rather than left out as the reference leaves it.
+	FrontendValidation() bool
 }
 
 // Infrastructure is what the implementation knows about a Gateway's data plane.

@@ -17,10 +17,10 @@ const (
 	condProgrammed = string(gwv1.GatewayConditionProgrammed)
 )
 
-func buildGateway(gw *gwv1.Gateway, class *Class, infra Infrastructure, inv *inventory.Inventory) *Gateway {
+func buildGateway(gw *gwv1.Gateway, class *Class, infra Infrastructure, inv *inventory.Inventory, frontend bool) *Gateway {
 	g := &Gateway{Gateway: gw, Class: class, Infrastructure: infra}
 	g.Usable = class.Accepted && infra.Invalid == ""
-	g.Listeners = buildListeners(gw, infra.Service, inv)
+	g.Listeners = buildListeners(gw, infra.Service, inv, frontend)
 	if !g.Usable {
 		// Nothing is generated for the listeners of a Gateway that is not accepted.
 		for _, l := range g.Listeners {

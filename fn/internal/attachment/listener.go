@@ -40,8 +40,8 @@ func (p *problem) add(reason, format string, args ...any) {
 func (p *problem) message() string { return strings.Join(p.messages, "; ") }
 
 // buildListeners decides the status of every listener of a Gateway: protocol, port, conflicts, route kinds and
-// certificates.
-func buildListeners(gw *gwv1.Gateway, svc *corev1.Service, inv *inventory.Inventory) []*Listener {
+// certificates (and, with frontend, the CA certificates client certificates are checked against).
+func buildListeners(gw *gwv1.Gateway, svc *corev1.Service, inv *inventory.Inventory, frontend bool) []*Listener {
 	problems := make([]listenerProblems, len(gw.Spec.Listeners))
 	conflicts := listenerConflicts(gw.Spec.Listeners)
 	out := make([]*Listener, len(gw.Spec.Listeners))
@@ -65,6 +65,9 @@ func buildListeners(gw *gwv1.Gateway, svc *corev1.Service, inv *inventory.Invent
 		}
 		if ln.Protocol == gwv1.HTTPSProtocolType {
 			l.Certificates = resolveCertificates(gw, ln, &p.resolvedRefs, inv)
+			if frontend {
+				l.ClientCAs = resolveClientCAs(gw, ln, p, inv)
+			}
 		}
 		l.Conditions = listenerConditions(p, gw.Generation)
 		l.Serving = p.accepted.reason == "" && p.conflicted.reason == ""

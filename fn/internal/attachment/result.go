@@ -65,7 +65,10 @@ type Listener struct {
 	// Valid is true when every condition of the listener is as it should be.
 	Valid bool
 	// Certificates are the Secrets of tls.certificateRefs that resolved to a valid key pair, in order.
-	Certificates   []*corev1.Secret
+	Certificates []*corev1.Secret
+	// ClientCAs are the CA certificates client certificates must chain to (spec.tls.frontend for the listener's
+	// port), in order; nil when the listener does not validate clients.
+	ClientCAs      []CACertificate
 	AttachedRoutes int32
 	Conditions     []metav1.Condition
 }

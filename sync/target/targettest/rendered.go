@@ -21,6 +21,8 @@ type API struct {
 	Upstream string
 	// Certificates are the certificate IDs of server.customDomain.certificates.
 	Certificates []string
+	// ClientCAs are the CA certificate IDs of server.clientCertificates.allowlist.
+	ClientCAs []string
 	// Owner is the application that rendered it (label gateway2tyk.io/owner); "" is the render's fallback owner,
 	// gateway2tyk.
 	Owner string
@@ -53,6 +55,9 @@ func (a API) Document() string {
 			cd["certificates"] = a.Certificates
 		}
 		server["customDomain"] = cd
+	}
+	if len(a.ClientCAs) > 0 {
+		server["clientCertificates"] = map[string]any{"enabled": true, "allowlist": a.ClientCAs}
 	}
 	doc := map[string]any{
 		"info":    map[string]any{"title": id, "version": "1.0.0"},
@@ -97,6 +102,15 @@ func TLSSecret(namespace, name string, cert, key []byte) *corev1.Secret {
 		s.Data[corev1.TLSPrivateKeyKey] = key
 	}
 	return s
+}
+
+// CAConfigMap is a ConfigMap whose ca.crt is caPEM, as a Gateway's spec.tls.frontend names one.
+func CAConfigMap(namespace, name string, caPEM []byte) *corev1.ConfigMap {
+	return &corev1.ConfigMap{
+		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "ConfigMap"},
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: namespace},
+		Data:       map[string]string{"ca.crt": string(caPEM)},
+	}
 }
 
 // Stream writes the objects as a multi-document YAML stream, like `gateway2tyk render` prints.

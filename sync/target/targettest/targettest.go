@@ -640,6 +640,23 @@ func CertificateID(org string, bundle []byte) (string, bool) {
 	}
 }
 
+// NewCA makes a self-signed ECDSA CA certificate and returns its PEM (a ConfigMap's ca.crt holds such).
+func NewCA(t testing.TB, name string) []byte {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(time.Now().UnixNano()), Subject: pkix.Name{CommonName: name},
+		NotBefore: time.Unix(0, 0), NotAfter: time.Now().Add(24 * time.Hour),
+		IsCA: true, BasicConstraintsValid: true, KeyUsage: x509.KeyUsageCertSign}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})
+}
+
 // NewCertificate makes a self-signed ECDSA certificate for a host and returns its PEM and its key's PEM.
 func NewCertificate(t testing.TB, host string) (certPEM, keyPEM []byte) {
 	t.Helper()
