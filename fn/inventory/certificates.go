@@ -1,9 +1,38 @@
 package inventory
 
 import (
+	"encoding/pem"
+
 	"k8s.io/apimachinery/pkg/types"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 )
+
+// CACertificateKey is the ConfigMap key Gateway API names for a bundle of CA certificates (PEM).
+const CACertificateKey = "ca.crt"
+
+// PEMCertificates returns the DER bytes of each CERTIFICATE block of a PEM bundle, in order (other blocks are
+// left out).
+func PEMCertificates(bundle []byte) [][]byte {
+	var out [][]byte
+	for rest := bundle; ; {
+		var block *pem.Block
+		block, rest = pem.Decode(rest)
+		if block == nil {
+			return out
+		}
+		if block.Type == "CERTIFICATE" {
+			out = append(out, block.Bytes)
+		}
+	}
+}
+
+// refNamespace is the namespace of a reference from the Gateway: its own, or the Gateway's when it has none.
+func refNamespace(gw *gwv1.Gateway, ns *gwv1.Namespace) string {
+	if ns != nil && *ns != "" {
+		return string(*ns)
+	}
+	return gw.Namespace
+}
 
 // CertificateSecrets lists the Secrets the listeners of a Gateway name in tls.certificateRefs (core Secrets only;
 // a reference without namespace is in the Gateway's), in listener and reference order. Whether each may be used
@@ -18,11 +47,7 @@ func CertificateSecrets(gw *gwv1.Gateway) []types.NamespacedName {
 			if (ref.Group != nil && *ref.Group != "") || (ref.Kind != nil && *ref.Kind != KindSecret) {
 				continue
 			}
-			ns := gw.Namespace
-			if ref.Namespace != nil && *ref.Namespace != "" {
-				ns = string(*ref.Namespace)
-			}
-			out = append(out, types.NamespacedName{Namespace: ns, Name: string(ref.Name)})
+			out = append(out, types.NamespacedName{Namespace: refNamespace(gw, ref.Namespace), Name: string(ref.Name)})
 		}
 	}
 	return out
@@ -48,11 +73,7 @@ func CACertificateConfigMaps(gw *gwv1.Gateway) []types.NamespacedName {
 			if ref.Group != "" || ref.Kind != KindConfigMap {
 				continue
 			}
-			ns := gw.Namespace
-			if ref.Namespace != nil && *ref.Namespace != "" {
-				ns = string(*ref.Namespace)
-			}
-			out = append(out, types.NamespacedName{Namespace: ns, Name: string(ref.Name)})
+			out = append(out, types.NamespacedName{Namespace: refNamespace(gw, ref.Namespace), Name: string(ref.Name)})
 		}
 	}
 	return out

@@ -64,9 +64,6 @@ type CABundle struct {
 	PEM             []byte
 }
 
-// caKey is the ConfigMap key Gateway API names for a CA certificate bundle.
-const caKey = "ca.crt"
-
 // TLSSecret is a kubernetes.io/tls Secret.
 type TLSSecret struct {
 	Namespace, Name string
@@ -88,8 +85,8 @@ func ReadStream(r io.Reader, scope plan.Scope) (*Set, error) {
 		switch {
 		case n.GetKind() == "ConfigMap" && n.GetApiVersion() == "v1":
 			if !rendered(n.GetLabels(), scope) || !scope.Contains(n.GetNamespace()) {
-				if data, err := stringMap(n, "data"); err == nil && emit.Ours(n.GetLabels()) != emit.OursAPI && data[caKey] != "" {
-					b.set.CAs = append(b.set.CAs, CABundle{Namespace: n.GetNamespace(), Name: n.GetName(), PEM: []byte(data[caKey])})
+				if data, err := stringMap(n, "data"); err == nil && emit.Ours(n.GetLabels()) != emit.OursAPI && data[inventory.CACertificateKey] != "" {
+					b.set.CAs = append(b.set.CAs, CABundle{Namespace: n.GetNamespace(), Name: n.GetName(), PEM: []byte(data[inventory.CACertificateKey])})
 				}
 				continue
 			}
@@ -154,7 +151,7 @@ func ReadCluster(ctx context.Context, c *kube.Cluster, scope plan.Scope) (*Set, 
 			set.Notes = append(set.Notes, err.Error())
 			continue
 		}
-		set.CAs = append(set.CAs, CABundle{Namespace: cm.Namespace, Name: cm.Name, PEM: []byte(cm.Data[caKey])})
+		set.CAs = append(set.CAs, CABundle{Namespace: cm.Namespace, Name: cm.Name, PEM: []byte(cm.Data[inventory.CACertificateKey])})
 	}
 	for _, k := range sortedPairs(secrets) {
 		s, err := c.Secret(ctx, k[0], k[1])
@@ -386,19 +383,11 @@ type caCertificate struct {
 func caPrints(bundles []CABundle) map[string]caCertificate {
 	out := map[string]caCertificate{}
 	for _, b := range bundles {
-		for rest := b.PEM; ; {
-			var block *pem.Block
-			block, rest = pem.Decode(rest)
-			if block == nil {
-				break
-			}
-			if block.Type != "CERTIFICATE" {
-				continue
-			}
-			sum := sha256.Sum256(block.Bytes)
+		for _, der := range inventory.PEMCertificates(b.PEM) {
+			sum := sha256.Sum256(der)
 			fp := hex.EncodeToString(sum[:])
 			if _, seen := out[fp]; !seen {
-				out[fp] = caCertificate{from: b.Namespace + "/" + b.Name, pem: pem.EncodeToMemory(block)}
+				out[fp] = caCertificate{from: b.Namespace + "/" + b.Name, pem: pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})}
 			}
 		}
 	}

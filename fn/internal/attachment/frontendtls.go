@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"crypto/x509"
 	"encoding/hex"
-	"encoding/pem"
 	"fmt"
 
 	corev1 "k8s.io/api/core/v1"
@@ -25,9 +24,6 @@ type CACertificate struct {
 	// Store gives it.
 	Digest string
 }
-
-// caCertificateKey is the ConfigMap key Gateway API names for a CA certificate bundle.
-const caCertificateKey = "ca.crt"
 
 // frontendValidation is the client certificate validation that applies to a listener on port: spec.tls.frontend's
 // perPort entry of that port, else its default; nil when the Gateway asks for none.
@@ -72,7 +68,7 @@ func resolveClientCAs(gw *gwv1.Gateway, ln gwv1.Listener, p *listenerProblems, i
 		name := fmt.Sprintf("%s %s/%s", groupKind(string(ref.Group), string(ref.Kind)), ns, ref.Name)
 		if ref.Group != "" || ref.Kind != inventory.KindConfigMap {
 			p.resolvedRefs.add(string(gwv1.ListenerReasonInvalidCACertificateKind),
-				"spec.tls.frontend caCertificateRefs: %s: only core ConfigMaps (key %s) can hold CA certificates", name, caCertificateKey)
+				"spec.tls.frontend caCertificateRefs: %s: only core ConfigMaps (key %s) can hold CA certificates", name, inventory.CACertificateKey)
 			continue
 		}
 		if !permitted(refFrom{inventory.GatewayGroup, inventory.KindGateway, gw.Namespace},
@@ -106,33 +102,24 @@ func caCertificates(cm *corev1.ConfigMap) ([][]byte, string) {
 	if cm == nil {
 		return nil, "does not exist (give it as a config.kubernetes.io/local-config object if it is created outside the repository)"
 	}
-	data, ok := cm.Data[caCertificateKey]
+	data, ok := cm.Data[inventory.CACertificateKey]
 	if !ok {
-		return nil, "has no key " + caCertificateKey
+		return nil, "has no key " + inventory.CACertificateKey
 	}
-	var out [][]byte
-	for rest := []byte(data); ; {
-		var block *pem.Block
-		block, rest = pem.Decode(rest)
-		if block == nil {
-			break
-		}
-		if block.Type != "CERTIFICATE" {
-			continue
-		}
-		c, err := x509.ParseCertificate(block.Bytes)
+	out := inventory.PEMCertificates([]byte(data))
+	for _, der := range out {
+		c, err := x509.ParseCertificate(der)
 		if err != nil {
-			return nil, fmt.Sprintf("%s holds a certificate that does not parse: %v", caCertificateKey, err)
+			return nil, fmt.Sprintf("%s holds a certificate that does not parse: %v", inventory.CACertificateKey, err)
 		}
 		if !c.IsCA {
 			// Tyk checks a client certificate against an allowlisted certificate only when that one is a CA;
 			// any other is matched byte for byte, which is not what caCertificateRefs asks.
-			return nil, fmt.Sprintf("%s holds a certificate that is not a CA certificate (%s)", caCertificateKey, c.Subject)
+			return nil, fmt.Sprintf("%s holds a certificate that is not a CA certificate (%s)", inventory.CACertificateKey, c.Subject)
 		}
-		out = append(out, block.Bytes)
 	}
 	if len(out) == 0 {
-		return nil, caCertificateKey + " holds no PEM CERTIFICATE block"
+		return nil, inventory.CACertificateKey + " holds no PEM CERTIFICATE block"
 	}
 	return out, ""
 }
