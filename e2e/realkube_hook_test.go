@@ -67,7 +67,7 @@ func TestRealKubeSyncHook(t *testing.T) {
 		t.Errorf("the run does not say it left out the endpoint that is not ready:\n%s", r.log)
 	}
 	certID := targettest.CertID(hookOrg, cert)
-	if n := len(regexp.MustCompile(`(?m)^`+certID+`\s+upload\s+shop/edge-tls\s+ok: uploaded$`).FindAllString(r.stdout, -1)); n != 1 {
+	if n := len(regexp.MustCompile(`(?m)^`+certID+`\s+upload\s+Secret shop/edge-tls\s+ok: uploaded$`).FindAllString(r.stdout, -1)); n != 1 {
 		t.Errorf("the first run uploaded the listener's certificate %s from Secret shop/edge-tls %d times, want once "+
 			"(the replicas share the certificate store in Redis)", certID, n)
 	}
