@@ -298,14 +298,32 @@ func rateLimit(tree map[string]any) []string {
 	return []string{fmt.Sprintf("%v per %v", rl["rate"], rl["per"])}
 }
 
-// certificates are the certificates of the custom domain and the mutual TLS settings on either side.
+// certificates are the certificates of the custom domain and the mutual TLS settings on either side. Client
+// certificate validation is said in words, one line per CA certificate, so that a CA added or retired is one
+// line whatever its place in the allowlist.
 func certificates(tree map[string]any) []string {
 	var out []string
 	for _, p := range []string{"x-tyk-api-gateway.server.customDomain.certificates", "x-tyk-api-gateway.server.clientCertificates",
 		"x-tyk-api-gateway.upstream.mutualTLS", "x-tyk-api-gateway.upstream.certificatePinning"} {
-		if v := lookup(tree, p); v != nil {
-			out = append(out, leaves(strings.TrimPrefix(p, "x-tyk-api-gateway."), v, nil)...)
+		v := lookup(tree, p)
+		if v == nil {
+			continue
 		}
+		if cc, ok := v.(map[string]any); ok && p == "x-tyk-api-gateway.server.clientCertificates" && len(cc) <= 2 {
+			if on, _ := cc["enabled"].(bool); !on {
+				out = append(out, "client certificates: not checked")
+				continue
+			}
+			list, _ := cc["allowlist"].([]any)
+			if len(list) == 0 {
+				out = append(out, "client certificates: required, none allowed")
+			}
+			for _, id := range list {
+				out = append(out, fmt.Sprintf("client certificates: those signed by CA certificate %v", id))
+			}
+			continue
+		}
+		out = append(out, leaves(strings.TrimPrefix(p, "x-tyk-api-gateway."), v, nil)...)
 	}
 	return out
 }

@@ -125,3 +125,22 @@ func TestDescribeTimeouts(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, f[AspectTimeouts])
 }
+
+// Client certificate validation is described a CA certificate a line, so that retiring one CA of two is one line
+// whatever its place in the allowlist.
+func TestDescribeClientCertificates(t *testing.T) {
+	f, err := Describe(document(t, func(d *tykoas.Document) {
+		d.Tyk.Server.ClientCertificates = &tykoas.ClientCertificates{Enabled: true, Allowlist: []string{"org1aa", "org1bb"}}
+	}), "")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"client certificates: those signed by CA certificate org1aa",
+		"client certificates: those signed by CA certificate org1bb"}, f[AspectCertificates])
+	f, err = Describe(document(t, func(d *tykoas.Document) {
+		d.Tyk.Server.ClientCertificates = &tykoas.ClientCertificates{Enabled: false, Allowlist: []string{"org1aa"}}
+	}), "")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"client certificates: not checked"}, f[AspectCertificates])
+	f, err = Describe(document(t, func(*tykoas.Document) {}), "")
+	require.NoError(t, err)
+	assert.Empty(t, f[AspectCertificates])
+}
