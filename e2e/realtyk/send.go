@@ -13,10 +13,13 @@ import (
 
 // Request is a request a client sends to the Gateway.
 type Request struct {
-	Method   string
-	Host     string // the Host header (the Gateway itself is always reached on loopback)
-	Path     string // escaped path, as on the wire
-	RawQuery string
+	Method string
+	Host   string // the Host header (the Gateway itself is always reached on loopback)
+	// ServerName is the TLS server name (SNI) a TLS request sends, when it is not Host (a client that reuses a
+	// connection made for another host, as HTTP/2 clients do).
+	ServerName string
+	Path       string // escaped path, as on the wire
+	RawQuery   string
 	// Header is sent as is; EchoHeaders are headers the upstream must answer with.
 	Header      http.Header
 	EchoHeaders http.Header
@@ -59,7 +62,11 @@ func (g *Gateway) SendTLS(req Request, roots *x509.CertPool) (*Response, error) 
 // SendTLSOn is SendTLS to a TLS port of the Gateway (TLSPort or OtherTLSPort), presenting clientCert when Tyk asks
 // for a client certificate (nil: none), whichever CAs Tyk says it accepts, as a client that has one certificate does.
 func (g *Gateway) SendTLSOn(port int, req Request, roots *x509.CertPool, clientCert *tls.Certificate) (*Response, error) {
-	cfg := &tls.Config{ServerName: req.Host, RootCAs: roots, MinVersion: tls.VersionTLS12}
+	serverName := req.Host
+	if req.ServerName != "" {
+		serverName = req.ServerName
+	}
+	cfg := &tls.Config{ServerName: serverName, RootCAs: roots, MinVersion: tls.VersionTLS12}
 	if clientCert != nil {
 		cfg.GetClientCertificate = func(*tls.CertificateRequestInfo) (*tls.Certificate, error) { return clientCert, nil }
 	}
