@@ -24,6 +24,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gateway2tyk/gateway2tyk/e2e/explaincheck"
 	"github.com/gateway2tyk/gateway2tyk/e2e/realtyk"
 	"github.com/gateway2tyk/gateway2tyk/fn/tykroute"
 )
@@ -312,6 +313,34 @@ func TestRealTykBackendTLS(t *testing.T) {
 	assert.Equal(t, []string{"gateway client"}, clients, "Tyk presented the client certificate")
 	t.Logf("Tyk %s: a backend certificate of a private CA answered %d (unknown authority), server name always the URL's host; "+
 		"verification off reached it, upstream.mutualTLS presented a client certificate", g.Version, refused)
+}
+
+// TestRealTykBackendTLSPolicyRefused holds the story profile-gateway-api-backend-tls-policy to a real Gateway:
+// the backend a BackendTLSPolicy targets is refused (UnsupportedProtocol, as TestRealTykBackendTLS shows Tyk
+// cannot reach it as the policy asks), so its rule's requests get Tyk's own 500 and never reach it; the Service
+// whose other port alone has a policy, and the web app, are proxied; explain agrees on every generated request.
+func TestRealTykBackendTLSPolicyRefused(t *testing.T) {
+	g := realtyk.Start(t, realtyk.Find(t))
+	_, out := renderStoryFor(t, "profile-gateway-api-backend-tls-policy", g)
+	var extra []explaincheck.Request
+	for _, p := range []string{"/payments/charge", "/reports/daily", "/cart"} {
+		extra = append(extra, explaincheck.Request{Method: "GET", Host: "shop.example.com", Path: p})
+	}
+	tally := explaincheck.Check(t, g, out, explaincheck.Options{Extra: extra})
+	require.NotZero(t, tally.Compared)
+	// explain named each upstream URL above; here, what reached an upstream at all.
+	for _, c := range []struct {
+		path    string
+		proxied bool
+	}{{"/payments/charge", false}, {"/reports/daily", true}, {"/cart", true}} {
+		got, err := g.Send(realtyk.Request{Method: "GET", Host: "shop.example.com", Path: c.path})
+		require.NoError(t, err)
+		assert.Equal(t, c.proxied, got.FromUpstream, c.path)
+		if !c.proxied {
+			assert.Equal(t, http.StatusInternalServerError, got.Status, "%s: Tyk's own answer", c.path)
+		}
+	}
+	t.Logf("Tyk %s: %d requests, explain agreeing on each; the backend of a BackendTLSPolicy answered 500 by Tyk", g.Version, tally.Compared)
 }
 
 // TestRealTykMisdirectedRequests shows why GatewayHTTPSListenerDetectMisdirectedRequests is not claimed: two

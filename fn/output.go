@@ -92,12 +92,13 @@ func hookAPIs(tr *translate.Output) []hook.API {
 }
 
 // dropInputs leaves out the Gateway API objects and attached TykOasApiDefinitions that were read, for
-// inputs: Drop; everything else passes through.
+// inputs: Drop; everything else passes through. A BackendTLSPolicy passes through too: the contract names what
+// Drop leaves out, and a policy, read only for the backends it refuses, was passed through before it was read.
 func dropInputs(items []*yaml.RNode, in *read.Result) []*yaml.RNode {
 	drop := map[*yaml.RNode]bool{}
 	for key, node := range in.Nodes {
 		switch {
-		case key.Group == inventory.GatewayGroup:
+		case key.Group == inventory.GatewayGroup && key.Kind != inventory.KindBackendTLSPolicy:
 			drop[node] = true
 		case key.Kind == "TykOasApiDefinition" && len(in.Inventory.TykOasApiDefinitions[key.NN()].Spec.TargetRefs) > 0:
 			drop[node] = true

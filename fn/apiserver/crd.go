@@ -37,10 +37,11 @@ var crdFiles embed.FS
 
 // crdFile names the CRD file of a Gateway API kind, as the gateway-api module names them.
 var crdFile = map[string]string{
-	"GatewayClass":   "gateway.networking.k8s.io_gatewayclasses.yaml",
-	"Gateway":        "gateway.networking.k8s.io_gateways.yaml",
-	"HTTPRoute":      "gateway.networking.k8s.io_httproutes.yaml",
-	"ReferenceGrant": "gateway.networking.k8s.io_referencegrants.yaml",
+	"GatewayClass":     "gateway.networking.k8s.io_gatewayclasses.yaml",
+	"Gateway":          "gateway.networking.k8s.io_gateways.yaml",
+	"HTTPRoute":        "gateway.networking.k8s.io_httproutes.yaml",
+	"ReferenceGrant":   "gateway.networking.k8s.io_referencegrants.yaml",
+	"BackendTLSPolicy": "gateway.networking.k8s.io_backendtlspolicies.yaml",
 }
 
 // validator is what the API server's custom resource storage holds for one served version of a CRD.

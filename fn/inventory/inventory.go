@@ -48,6 +48,9 @@ const (
 	KindNamespace      = "Namespace"
 	KindConfigMap      = "ConfigMap"
 	KindEndpointSlice  = "EndpointSlice"
+	// KindBackendTLSPolicy is read for the Services it targets, which the gateway-api profile cannot reach as
+	// the policy asks (attachment's backend resolution says so).
+	KindBackendTLSPolicy = "BackendTLSPolicy"
 )
 
 // Inventory holds the decoded, defaulted input objects. Maps are keyed by namespaced name (GatewayClasses and
@@ -70,6 +73,9 @@ type Inventory struct {
 	EndpointSlices       map[types.NamespacedName][]*discoveryv1.EndpointSlice
 	OperatorContexts     map[types.NamespacedName]*tykapi.OperatorContext
 	TykOasApiDefinitions map[types.NamespacedName]*tykapi.TykOasApiDefinition
+	// BackendTLSPolicies are indexed by the Service each of their targetRefs names (a policy targets Services of
+	// its own namespace), sorted by name.
+	BackendTLSPolicies map[types.NamespacedName][]*gwv1.BackendTLSPolicy
 
 	ClassList      []*gwv1.GatewayClass
 	GatewayList    []*gwv1.Gateway
@@ -77,8 +83,9 @@ type Inventory struct {
 	DefinitionList []*tykapi.TykOasApiDefinition
 
 	// grantSeen and sliceSeen hold the keys of the objects filed in lists, so that a duplicate is found by key.
-	grantSeen map[types.NamespacedName]bool
-	sliceSeen map[sliceKey]bool
+	grantSeen  map[types.NamespacedName]bool
+	sliceSeen  map[sliceKey]bool
+	policySeen map[types.NamespacedName]bool
 }
 
 // sliceKey identifies an EndpointSlice among its Service's slices.
@@ -110,6 +117,8 @@ func New() *Inventory {
 		EndpointSlices:       map[types.NamespacedName][]*discoveryv1.EndpointSlice{},
 		OperatorContexts:     map[types.NamespacedName]*tykapi.OperatorContext{},
 		TykOasApiDefinitions: map[types.NamespacedName]*tykapi.TykOasApiDefinition{},
+		BackendTLSPolicies:   map[types.NamespacedName][]*gwv1.BackendTLSPolicy{},
+		policySeen:           map[types.NamespacedName]bool{},
 	}
 }
 
@@ -147,6 +156,18 @@ func (inv *Inventory) Add(obj any) bool {
 			return false
 		}
 		inv.EndpointSlices[svc] = append(inv.EndpointSlices[svc], o)
+		return true
+	case *gwv1.BackendTLSPolicy:
+		if !first(inv.policySeen, nn(o.Namespace, o.Name)) {
+			return false
+		}
+		seen := map[string]bool{}
+		for _, ref := range o.Spec.TargetRefs {
+			if ref.Group == "" && ref.Kind == KindService && first(seen, string(ref.Name)) {
+				svc := nn(o.Namespace, string(ref.Name))
+				inv.BackendTLSPolicies[svc] = append(inv.BackendTLSPolicies[svc], o)
+			}
+		}
 		return true
 	case *tykapi.OperatorContext:
 		return put(inv.OperatorContexts, nn(o.Namespace, o.Name), o)
@@ -195,6 +216,9 @@ func (inv *Inventory) Seal() {
 	}
 	for _, slices := range inv.EndpointSlices {
 		sort.Slice(slices, func(i, j int) bool { return slices[i].Name < slices[j].Name })
+	}
+	for _, policies := range inv.BackendTLSPolicies {
+		sort.Slice(policies, func(i, j int) bool { return policies[i].Name < policies[j].Name })
 	}
 }
 

@@ -67,6 +67,8 @@ var kinds = map[string]map[string]kind{
 		inventory.KindHTTPRoute:    {versions: []string{"v1", "v1beta1"}, newObj: func() any { return &gwv1.HTTPRoute{} }},
 		// ReferenceGrant is served as v1 since Gateway API v1.5 and as v1beta1 before; the schema is the same.
 		inventory.KindReferenceGrant: {versions: []string{"v1", "v1beta1"}, newObj: func() any { return &gwv1.ReferenceGrant{} }},
+		// BackendTLSPolicy is served as v1 since Gateway API v1.4 (v1alpha3 by the experimental channel only).
+		inventory.KindBackendTLSPolicy: {versions: []string{"v1"}, newObj: func() any { return &gwv1.BackendTLSPolicy{} }},
 	},
 	"": {
 		inventory.KindService:   {versions: []string{"v1"}, newObj: func() any { return &corev1.Service{} }},

@@ -1088,6 +1088,49 @@ func TestAttachBackendH2C(t *testing.T) {
 	}
 }
 
+// TestAttachBackendTLSPolicy: where the environment reads BackendTLSPolicies, a backend whose Service port one
+// targets (the whole Service, or the port by name) is UnsupportedProtocol, naming the policy; a policy of another
+// port, of another Service, or in an environment that reads none, leaves the backend resolved.
+func TestAttachBackendTLSPolicy(t *testing.T) {
+	const apps = "apps"
+	policy := func(name, service string, section *string) *gwv1.BackendTLSPolicy {
+		ref := gwv1.LocalPolicyTargetReferenceWithSectionName{
+			LocalPolicyTargetReference: gwv1.LocalPolicyTargetReference{Group: "", Kind: "Service", Name: gwv1.ObjectName(service)}}
+		if section != nil {
+			ref.SectionName = ptr(gwv1.SectionName(*section))
+		}
+		return &gwv1.BackendTLSPolicy{ObjectMeta: metav1.ObjectMeta{Namespace: apps, Name: name},
+			Spec: gwv1.BackendTLSPolicySpec{TargetRefs: []gwv1.LocalPolicyTargetReferenceWithSectionName{ref},
+				Validation: gwv1.BackendTLSPolicyValidation{Hostname: "secure.example.com"}}}
+	}
+	refused := cond{rcResolvedRefs, ctFalse, string(gwv1.RouteReasonUnsupportedProtocol),
+		[]string{"spec.rules[0].backendRefs[0]", "Service apps/secure", "BackendTLSPolicy apps/secure-tls", "system roots"}}
+	resolved := cond{rcResolvedRefs, ctTrue, string(gwv1.RouteReasonResolvedRefs), nil}
+	tests := []struct {
+		name   string
+		env    fakeEnv
+		policy *gwv1.BackendTLSPolicy
+		want   cond
+	}{
+		{"the whole Service", fakeEnv{tlsPolicies: true}, policy("secure-tls", "secure", nil), refused},
+		{"the port by name", fakeEnv{tlsPolicies: true}, policy("secure-tls", "secure", ptr("http")), refused},
+		{"another port", fakeEnv{tlsPolicies: true}, policy("secure-tls", "secure", ptr("metrics")), resolved},
+		{"another Service", fakeEnv{tlsPolicies: true}, policy("secure-tls", "web", nil), resolved},
+		{"an environment that reads no policy", fakeEnv{}, policy("secure-tls", "secure", nil), resolved},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			route := withBackends(httpRoute(apps, "shop", []gwv1.ParentReference{edgeRef()}), serviceBackend("", "secure", 8080))
+			secure := service(apps, "secure")
+			secure.Spec.Ports[0].Name = "http"
+			objs := []any{gatewayClass(), gateway(httpListener("web")), route, secure, service(apps, "web"), tc.policy}
+			r := routeOf(t, attach(t, tc.env, objs...), apps, "shop")
+			assertConditionEqual(t, r.ResolvedRefs, tc.want)
+			assert.Equal(t, tc.want.status == ctTrue, r.Backends[0][0].Resolved())
+		})
+	}
+}
+
 // Fixtures.
 
 // Shared fixtures of the Attach tests: typed objects, a fake Environment and condition assertions.
@@ -1108,6 +1151,7 @@ type fakeEnv struct {
 	unreadyResolve bool
 	h2c            bool
 	frontend       bool
+	tlsPolicies    bool
 }
 
 func (e fakeEnv) ClassParameters(*gwv1.GatewayClass) string { return e.classInvalid }
@@ -1115,6 +1159,8 @@ func (e fakeEnv) ClassParameters(*gwv1.GatewayClass) string { return e.classInva
 func (e fakeEnv) UnreadyBackendsResolve() bool { return e.unreadyResolve }
 
 func (e fakeEnv) H2CBackends() bool { return e.h2c }
+
+func (e fakeEnv) BackendTLSPolicies() bool { return e.tlsPolicies }
 
 func (e fakeEnv) FrontendValidation() bool { return e.frontend }
 

@@ -20,11 +20,14 @@ func resolveBackends(hr *gwv1.HTTPRoute, inv *inventory.Inventory, env Environme
 	out := make([][]Backend, len(hr.Spec.Rules))
 	var reason gwv1.RouteConditionReason
 	var messages []string
-	unreadyResolve, h2c := env.UnreadyBackendsResolve(), env.H2CBackends()
+	unreadyResolve, h2c, tlsPolicies := env.UnreadyBackendsResolve(), env.H2CBackends(), env.BackendTLSPolicies()
 	for i, rule := range hr.Spec.Rules {
 		out[i] = make([]Backend, len(rule.BackendRefs))
 		for j, ref := range rule.BackendRefs {
 			out[i][j] = resolveBackend(hr, ref, inv, unreadyResolve)
+			if tlsPolicies {
+				tlsPolicyRefused(&out[i][j], inv)
+			}
 			if h2c {
 				out[i][j].H2C = appProtocol(out[i][j]) == appProtocolH2C
 			}

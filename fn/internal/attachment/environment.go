@@ -23,6 +23,10 @@ type Environment interface {
 	// FrontendValidation says whether a Gateway's spec.tls.frontend is read (Listener.ClientCAs; the gateway-api
 	// profile), rather than left out as the reference leaves it.
 	FrontendValidation() bool
+	// BackendTLSPolicies says whether a backend whose Service port a BackendTLSPolicy targets is refused
+	// (UnsupportedProtocol; the gateway-api profile: Tyk cannot verify a backend as a policy asks), rather than
+	// reached as any other (the reference reads no BackendTLSPolicy).
+	BackendTLSPolicies() bool
 }
 
 // Infrastructure is what the implementation knows about a Gateway's data plane.

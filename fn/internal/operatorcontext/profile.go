@@ -108,6 +108,10 @@ func (e Environment) H2CBackends() bool { return e.gatewayAPI }
 // against the CA certificates of a Gateway's spec.tls.frontend; the reference reads no spec.tls.
 func (e Environment) FrontendValidation() bool { return e.gatewayAPI }
 
+// BackendTLSPolicies implements attachment.Environment: the gateway-api profile refuses a backend a
+// BackendTLSPolicy targets, which Tyk cannot reach as the policy asks; the reference reads no BackendTLSPolicy.
+func (e Environment) BackendTLSPolicies() bool { return e.gatewayAPI }
+
 // SharedDataPlaneServes implements translate.DataPlanes: in the gateway-api profile, when two parents of a route
 // share a data plane, the API rendered for one serves the other too (the same Tyk Gateways answer both
 // Gateways' addresses, and Tyk cannot tell them apart), so both are accepted; the reference accepts only one
