@@ -437,10 +437,8 @@ func matchListener(g *attachment.Gateway, scheme, host, port string) *attachment
 // clientCertificate says which client certificates an HTTPS listener lets through, "" when it checks none.
 func clientCertificate(l *attachment.Listener) string {
 	var from []string
-	for _, ca := range l.ClientCAs {
-		if s := "ConfigMap " + ca.ConfigMap.String(); !slices.Contains(from, s) {
-			from = append(from, s)
-		}
+	for _, cm := range l.ClientCAConfigMaps() {
+		from = append(from, "ConfigMap "+cm.String())
 	}
 	if len(from) == 0 {
 		return ""

@@ -12,7 +12,6 @@ package graph
 import (
 	"fmt"
 	"regexp"
-	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -196,11 +195,8 @@ func (b *builder) gateway(g *attachment.Gateway) {
 // Gateway's spec.tls.frontend), one line per ConfigMap.
 func clientCALines(l *attachment.Listener) []string {
 	var out []string
-	for _, ca := range l.ClientCAs {
-		line := "client certificate: a CA of ConfigMap " + ca.ConfigMap.String()
-		if !slices.Contains(out, line) {
-			out = append(out, line)
-		}
+	for _, cm := range l.ClientCAConfigMaps() {
+		out = append(out, "client certificate: a CA of ConfigMap "+cm.String())
 	}
 	return out
 }

@@ -5,6 +5,7 @@ import (
 	"crypto/x509"
 	"encoding/hex"
 	"fmt"
+	"slices"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -38,6 +39,18 @@ func frontendValidation(gw *gwv1.Gateway, port gwv1.PortNumber) *gwv1.FrontendTL
 		}
 	}
 	return f.Default.Validation
+}
+
+// ClientCAConfigMaps are the ConfigMaps the listener's ClientCAs come from, each once, in order (none when the
+// listener does not validate clients): what explain and graph name.
+func (l *Listener) ClientCAConfigMaps() []types.NamespacedName {
+	var out []types.NamespacedName
+	for _, ca := range l.ClientCAs {
+		if !slices.Contains(out, ca.ConfigMap) {
+			out = append(out, ca.ConfigMap)
+		}
+	}
+	return out
 }
 
 // resolveClientCAs checks the CA certificate references that apply to an HTTPS listener and returns the CA
