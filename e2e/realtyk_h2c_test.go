@@ -21,22 +21,7 @@ import (
 // h2cInput is the story profile-gateway-api-h2c's shape with the orders Services headless and their one ready
 // endpoint the loopback backend on port (Tyk dials an h2c upstream itself, past the recording proxy, so the
 // backend must be where the URL says).
-const h2cInput = `apiVersion: config.kubernetes.io/v1
-kind: ResourceList
-items:
-  - apiVersion: gateway.networking.k8s.io/v1
-    kind: GatewayClass
-    metadata: {name: tyk}
-    spec:
-      controllerName: tyk.tyk.io/gateway-controller
-      parametersRef: {group: tyk.tyk.io, kind: OperatorContext, name: tyk, namespace: tyk}
-  - apiVersion: tyk.tyk.io/v1alpha1
-    kind: OperatorContext
-    metadata: {name: tyk, namespace: tyk}
-    spec:
-      env: {mode: ce, url: "http://tyk-gateway.tyk.svc.cluster.local:8080"}
-      dataPlane: {serviceRef: {name: tyk-gateway}}
-  - apiVersion: v1
+const h2cInput = inlineStoryHead + `  - apiVersion: v1
     kind: Service
     metadata: {name: tyk-gateway, namespace: tyk, annotations: {config.kubernetes.io/local-config: "true"}}
     spec: {type: ClusterIP, clusterIP: 10.96.0.36, ports: [{name: http, port: 80}]}
@@ -72,12 +57,7 @@ items:
     metadata: {name: orders-canary, namespace: shop}
     spec: {ports: [{name: grpc, port: 9000, appProtocol: kubernetes.io/h2c}]}
   - {apiVersion: v1, kind: Service, metadata: {name: web, namespace: shop}, spec: {ports: [{port: 8080}]}}
-functionConfig:
-  apiVersion: gateway2tyk.io/v1alpha1
-  kind: RenderConfig
-  metadata: {name: gateway2tyk}
-  spec: {profile: gateway-api}
-`
+` + inlineStoryTail
 
 // startProtoBackend serves HTTP/1.1 and HTTP/2 without TLS (prior knowledge) on a loopback port and answers
 // every request with the protocol and path it came in on (X-Backend-Proto, X-Backend-Path).

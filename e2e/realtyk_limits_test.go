@@ -37,22 +37,7 @@ import (
 // rules reach headless Services, each with one ready endpoint on loopback (Tyk dials loopback itself, past the
 // recording proxy): app on APP_PORT, and spare on SPARE_PORT for the rule of path /spread, which balances load
 // over both.
-const limitsInput = `apiVersion: config.kubernetes.io/v1
-kind: ResourceList
-items:
-  - apiVersion: gateway.networking.k8s.io/v1
-    kind: GatewayClass
-    metadata: {name: tyk}
-    spec:
-      controllerName: tyk.tyk.io/gateway-controller
-      parametersRef: {group: tyk.tyk.io, kind: OperatorContext, name: tyk, namespace: tyk}
-  - apiVersion: tyk.tyk.io/v1alpha1
-    kind: OperatorContext
-    metadata: {name: tyk, namespace: tyk}
-    spec:
-      env: {mode: ce, url: "http://tyk-gateway.tyk.svc.cluster.local:8080"}
-      dataPlane: {serviceRef: {name: tyk-gateway}}
-  - apiVersion: v1
+const limitsInput = inlineStoryHead + `  - apiVersion: v1
     kind: Service
     metadata: {name: tyk-gateway, namespace: tyk, annotations: {config.kubernetes.io/local-config: "true"}}
     spec: {type: ClusterIP, clusterIP: 10.96.0.45, ports: [{name: http, port: 80}]}
@@ -91,12 +76,7 @@ items:
     addressType: IPv4
     ports: [{name: web, port: SPARE_PORT}]
     endpoints: [{addresses: [127.0.0.1], conditions: {ready: true}}]
-functionConfig:
-  apiVersion: gateway2tyk.io/v1alpha1
-  kind: RenderConfig
-  metadata: {name: gateway2tyk}
-  spec: {profile: gateway-api}
-`
+` + inlineStoryTail
 
 // renderLimits renders limitsInput for the release g runs, with its backends on appPort and sparePort, and gives
 // the APIs' documents as JSON to patch, by ID (upstream.preserveHostHeader left out, which the 5.4 line refuses;
@@ -396,22 +376,7 @@ func TestRealTykMisdirectedRequests(t *testing.T) {
 
 // misdirectedInput is the suite's HTTPRouteHTTPSListenerDetectMisdirectedRequests in the shape of a story: two
 // HTTPS listeners of port 443 (the Gateway's TLS port %d) whose one certificate (%s, key %s) names both hosts.
-const misdirectedInput = `apiVersion: config.kubernetes.io/v1
-kind: ResourceList
-items:
-  - apiVersion: gateway.networking.k8s.io/v1
-    kind: GatewayClass
-    metadata: {name: tyk}
-    spec:
-      controllerName: tyk.tyk.io/gateway-controller
-      parametersRef: {group: tyk.tyk.io, kind: OperatorContext, name: tyk, namespace: tyk}
-  - apiVersion: tyk.tyk.io/v1alpha1
-    kind: OperatorContext
-    metadata: {name: tyk, namespace: tyk}
-    spec:
-      env: {mode: ce, url: "http://tyk-gateway.tyk.svc.cluster.local:8080"}
-      dataPlane: {serviceRef: {name: tyk-gateway}}
-  - apiVersion: v1
+const misdirectedInput = inlineStoryHead + `  - apiVersion: v1
     kind: Service
     metadata: {name: tyk-gateway, namespace: tyk, annotations: {config.kubernetes.io/local-config: "true"}}
     spec: {type: ClusterIP, clusterIP: 10.96.0.46, ports: [{name: https, port: 443, targetPort: %d}]}
@@ -442,12 +407,7 @@ items:
       rules: [{backendRefs: [{name: v2, port: 8080}]}]
   - {apiVersion: v1, kind: Service, metadata: {name: v1, namespace: shop}, spec: {ports: [{port: 8080}]}}
   - {apiVersion: v1, kind: Service, metadata: {name: v2, namespace: shop}, spec: {ports: [{port: 8080}]}}
-functionConfig:
-  apiVersion: gateway2tyk.io/v1alpha1
-  kind: RenderConfig
-  metadata: {name: gateway2tyk}
-  spec: {profile: gateway-api}
-`
+` + inlineStoryTail
 
 // startLoopbackServer serves h on a loopback port, over TLS when cfg is set, and gives the port.
 func startLoopbackServer(t *testing.T, h http.Handler, cfg *tls.Config) int {

@@ -19,15 +19,7 @@ import (
 // and a response header of its own wins over the upstream's (copyHeader drops the upstream's CORS headers).
 func TestRealTykMockResponseHeaderTransform(t *testing.T) {
 	g := realtyk.Start(t, realtyk.Find(t))
-	docs, root := renderLimits(t, g, closedPort(t), closedPort(t))
-	if refusesLoadBalancing(t, g, docs) {
-		return
-	}
-	doc := docs[root]
-	doc["paths"] = map[string]any{"/": map[string]any{"options": map[string]any{"operationId": "preflight",
-		"responses": map[string]any{"204": map[string]any{"description": "preflight"}}}}}
-	tyk := doc["x-tyk-api-gateway"].(map[string]any)
-	tyk["middleware"] = map[string]any{
+	if !loadPreflightAPI(t, g, map[string]any{
 		"global": map[string]any{"contextVariables": map[string]any{"enabled": true}},
 		"operations": map[string]any{"preflight": map[string]any{
 			"mockResponse": map[string]any{"enabled": true, "code": 204, "headers": []any{
@@ -36,8 +28,9 @@ func TestRealTykMockResponseHeaderTransform(t *testing.T) {
 			"transformResponseHeaders": map[string]any{"enabled": true, "add": []any{
 				map[string]any{"name": "Access-Control-Allow-Origin", "value": "$tyk_context.headers_Origin"}}},
 		}},
+	}) {
+		return
 	}
-	replaceDocs(t, g, docs)
 	got, err := g.Send(realtyk.Request{Method: "OPTIONS", Host: "shop.example.com", Path: "/",
 		Header: http.Header{"Origin": {"https://www.bar.com"}, "Access-Control-Request-Method": {"GET"}}})
 	require.NoError(t, err)
@@ -66,16 +59,7 @@ func TestRealTykCORSMiddleware(t *testing.T) {
 			"Access-Control-Request-Method": {"GET"}, "Access-Control-Request-Headers": {"x-header-1, x-header-2"}}}
 	}
 	for _, passthrough := range []bool{false, true} {
-		docs, root := renderLimits(t, g, closedPort(t), closedPort(t))
-		if refusesLoadBalancing(t, g, docs) {
-			return
-		}
-		doc := docs[root]
-		doc["paths"] = map[string]any{"/": map[string]any{"options": map[string]any{"operationId": "preflight",
-			"responses": map[string]any{"204": map[string]any{"description": "preflight"}}}}}
-		tyk := doc["x-tyk-api-gateway"].(map[string]any)
-		upstreamOf(t, doc)["url"] = "http://web.shop.svc.cluster.local:8080/"
-		tyk["middleware"] = map[string]any{
+		if !loadPreflightAPI(t, g, map[string]any{
 			"global": map[string]any{"cors": map[string]any{"enabled": true, "optionsPassthrough": passthrough,
 				"allowedOrigins": []any{"https://www.foo.com", "https://*.bar.com"}, "allowedMethods": []any{"GET", "OPTIONS"},
 				"allowedHeaders": []any{"x-header-1", "x-header-2"}, "exposedHeaders": []any{"x-header-3", "x-header-4"},
@@ -83,8 +67,9 @@ func TestRealTykCORSMiddleware(t *testing.T) {
 			"operations": map[string]any{"preflight": map[string]any{
 				"mockResponse": map[string]any{"enabled": true, "code": 204, "headers": []any{
 					map[string]any{"name": "X-Mock", "value": "preflight"}}}}},
+		}) {
+			return
 		}
-		replaceDocs(t, g, docs)
 		if passthrough {
 			got, err := g.Send(preflight("https://www.foo.com"))
 			require.NoError(t, err)
@@ -120,4 +105,22 @@ func TestRealTykCORSMiddleware(t *testing.T) {
 		assert.Empty(t, got.Header.Get("Access-Control-Allow-Origin"), "another origin's preflight")
 	}
 	t.Logf("Tyk %s: CORS middleware as the suite's /cors-1 asks: requests served, preflights short of the suite's allowed methods and exposed headers", g.Version)
+}
+
+// loadPreflightAPI loads into g limitsInput's API of path / with an OPTIONS operation "preflight" and middleware
+// as its x-tyk-api-gateway.middleware, its upstream the recording proxy (a Service's name), and reports whether g
+// loaded it (the 5.4 line refuses the story's other API, refusesLoadBalancing).
+func loadPreflightAPI(t *testing.T, g *realtyk.Gateway, middleware map[string]any) bool {
+	t.Helper()
+	docs, root := renderLimits(t, g, closedPort(t), closedPort(t))
+	if refusesLoadBalancing(t, g, docs) {
+		return false
+	}
+	doc := docs[root]
+	doc["paths"] = map[string]any{"/": map[string]any{"options": map[string]any{"operationId": "preflight",
+		"responses": map[string]any{"204": map[string]any{"description": "preflight"}}}}}
+	upstreamOf(t, doc)["url"] = "http://web.shop.svc.cluster.local:8080/"
+	doc["x-tyk-api-gateway"].(map[string]any)["middleware"] = middleware
+	replaceDocs(t, g, docs)
+	return true
 }

@@ -136,3 +136,31 @@ func uploadTLSSecret(t *testing.T, g *realtyk.Gateway, items []*yaml.RNode, name
 	require.True(t, roots.AppendCertsFromPEM(certPEM))
 	return roots
 }
+
+// inlineStoryHead and inlineStoryTail frame the stories tests write inline, as fn/testdata's are written: the
+// GatewayClass tyk and its OperatorContext tyk/tyk (whose data plane is the Service tyk/tyk-gateway, which the
+// story gives), and the RenderConfig of the gateway-api profile.
+const (
+	inlineStoryHead = `apiVersion: config.kubernetes.io/v1
+kind: ResourceList
+items:
+  - apiVersion: gateway.networking.k8s.io/v1
+    kind: GatewayClass
+    metadata: {name: tyk}
+    spec:
+      controllerName: tyk.tyk.io/gateway-controller
+      parametersRef: {group: tyk.tyk.io, kind: OperatorContext, name: tyk, namespace: tyk}
+  - apiVersion: tyk.tyk.io/v1alpha1
+    kind: OperatorContext
+    metadata: {name: tyk, namespace: tyk}
+    spec:
+      env: {mode: ce, url: "http://tyk-gateway.tyk.svc.cluster.local:8080"}
+      dataPlane: {serviceRef: {name: tyk-gateway}}
+`
+	inlineStoryTail = `functionConfig:
+  apiVersion: gateway2tyk.io/v1alpha1
+  kind: RenderConfig
+  metadata: {name: gateway2tyk}
+  spec: {profile: gateway-api}
+`
+)
