@@ -92,13 +92,14 @@ func hookAPIs(tr *translate.Output) []hook.API {
 }
 
 // dropInputs leaves out the Gateway API objects and attached TykOasApiDefinitions that were read, for
-// inputs: Drop; everything else passes through. A BackendTLSPolicy passes through too: the contract names what
-// Drop leaves out, and a policy, read only for the backends it refuses, was passed through before it was read.
+// inputs: Drop; everything else passes through. A BackendTLSPolicy or ListenerSet passes through too: the
+// contract names what Drop leaves out, and these, read only to say what the render does not serve, were passed
+// through before they were read.
 func dropInputs(items []*yaml.RNode, in *read.Result) []*yaml.RNode {
 	drop := map[*yaml.RNode]bool{}
 	for key, node := range in.Nodes {
 		switch {
-		case key.Group == inventory.GatewayGroup && key.Kind != inventory.KindBackendTLSPolicy:
+		case key.Group == inventory.GatewayGroup && key.Kind != inventory.KindBackendTLSPolicy && key.Kind != inventory.KindListenerSet:
 			drop[node] = true
 		case key.Kind == "TykOasApiDefinition" && len(in.Inventory.TykOasApiDefinitions[key.NN()].Spec.TargetRefs) > 0:
 			drop[node] = true

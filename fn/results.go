@@ -92,6 +92,19 @@ func conditionResults(in *read.Result, att *attachment.Result, tr *translate.Out
 			out = append(out, result(framework.Warning, in.Nodes[key], "spec.tls.frontend", clientKeyUsageWarning))
 		}
 	}
+	for _, ls := range att.ListenerSets {
+		key := inventory.Key{Group: inventory.GatewayGroup, Kind: inventory.KindListenerSet, Namespace: ls.Namespace, Name: ls.Name}
+		gw, _ := attachment.ListenerSetGateway(ls)
+		out = append(out, result(framework.Warning, in.Nodes[key], "spec.parentRef", fmt.Sprintf(
+			"ListenerSets are not served yet: Gateway %s gets none of the ListenerSet's %d listeners, no route attached to them "+
+				"gets an API, and no status is written for the ListenerSet; give the listeners to the Gateway itself", gw, len(ls.Spec.Listeners))))
+	}
+	for _, p := range att.ListenerSetParents {
+		key := inventory.Key{Group: inventory.GatewayGroup, Kind: inventory.KindHTTPRoute, Namespace: p.Route.Namespace, Name: p.Route.Name}
+		out = append(out, result(framework.Warning, in.Nodes[key], fmt.Sprintf("spec.parentRefs[%d]", p.Index), fmt.Sprintf(
+			"ListenerSet %s (of Gateway %s) is not served yet, so the route is attached to nothing through this "+
+				"parentRef; attach it to the Gateway's own listeners", p.ListenerSet, p.Gateway)))
+	}
 	for _, m := range att.MissingParents {
 		key := inventory.Key{Group: inventory.GatewayGroup, Kind: inventory.KindHTTPRoute, Namespace: m.Route.Namespace, Name: m.Route.Name}
 		out = append(out, result(framework.Warning, in.Nodes[key], fmt.Sprintf("spec.parentRefs[%d]", m.Index),

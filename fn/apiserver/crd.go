@@ -42,6 +42,7 @@ var crdFile = map[string]string{
 	"HTTPRoute":        "gateway.networking.k8s.io_httproutes.yaml",
 	"ReferenceGrant":   "gateway.networking.k8s.io_referencegrants.yaml",
 	"BackendTLSPolicy": "gateway.networking.k8s.io_backendtlspolicies.yaml",
+	"ListenerSet":      "gateway.networking.k8s.io_listenersets.yaml",
 }
 
 // validator is what the API server's custom resource storage holds for one served version of a CRD.

@@ -51,6 +51,9 @@ const (
 	// KindBackendTLSPolicy is read for the Services it targets, which the gateway-api profile cannot reach as
 	// the policy asks (attachment's backend resolution says so).
 	KindBackendTLSPolicy = "BackendTLSPolicy"
+	// KindListenerSet is read so that a ListenerSet of one of our Gateways, which the render does not serve
+	// yet, and the routes attached to it are told so rather than passed over.
+	KindListenerSet = "ListenerSet"
 )
 
 // Inventory holds the decoded, defaulted input objects. Maps are keyed by namespaced name (GatewayClasses and
@@ -76,11 +79,13 @@ type Inventory struct {
 	// BackendTLSPolicies are indexed by the Service each of their targetRefs names (a policy targets Services of
 	// its own namespace), sorted by name.
 	BackendTLSPolicies map[types.NamespacedName][]*gwv1.BackendTLSPolicy
+	ListenerSets       map[types.NamespacedName]*gwv1.ListenerSet
 
-	ClassList      []*gwv1.GatewayClass
-	GatewayList    []*gwv1.Gateway
-	RouteList      []*gwv1.HTTPRoute
-	DefinitionList []*tykapi.TykOasApiDefinition
+	ClassList       []*gwv1.GatewayClass
+	GatewayList     []*gwv1.Gateway
+	RouteList       []*gwv1.HTTPRoute
+	DefinitionList  []*tykapi.TykOasApiDefinition
+	ListenerSetList []*gwv1.ListenerSet
 
 	// grantSeen and sliceSeen hold the keys of the objects filed in lists, so that a duplicate is found by key.
 	grantSeen  map[types.NamespacedName]bool
@@ -118,6 +123,7 @@ func New() *Inventory {
 		OperatorContexts:     map[types.NamespacedName]*tykapi.OperatorContext{},
 		TykOasApiDefinitions: map[types.NamespacedName]*tykapi.TykOasApiDefinition{},
 		BackendTLSPolicies:   map[types.NamespacedName][]*gwv1.BackendTLSPolicy{},
+		ListenerSets:         map[types.NamespacedName]*gwv1.ListenerSet{},
 		policySeen:           map[types.NamespacedName]bool{},
 	}
 }
@@ -169,6 +175,8 @@ func (inv *Inventory) Add(obj any) bool {
 			}
 		}
 		return true
+	case *gwv1.ListenerSet:
+		return put(inv.ListenerSets, nn(o.Namespace, o.Name), o)
 	case *tykapi.OperatorContext:
 		return put(inv.OperatorContexts, nn(o.Namespace, o.Name), o)
 	case *tykapi.TykOasApiDefinition:
@@ -200,6 +208,7 @@ func (inv *Inventory) Seal() {
 	inv.GatewayList = sortedValues(inv.Gateways, lessNN)
 	inv.RouteList = sortedValues(inv.HTTPRoutes, lessNN)
 	inv.DefinitionList = sortedValues(inv.TykOasApiDefinitions, lessNN)
+	inv.ListenerSetList = sortedValues(inv.ListenerSets, lessNN)
 	inv.GrantsFrom = map[GrantFrom][]*gwv1.ReferenceGrant{}
 	for _, grants := range inv.ReferenceGrants {
 		sort.Slice(grants, func(i, j int) bool { return grants[i].Name < grants[j].Name })

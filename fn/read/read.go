@@ -69,6 +69,7 @@ var kinds = map[string]map[string]kind{
 		inventory.KindReferenceGrant: {versions: []string{"v1", "v1beta1"}, newObj: func() any { return &gwv1.ReferenceGrant{} }},
 		// BackendTLSPolicy is served as v1 since Gateway API v1.4 (v1alpha3 by the experimental channel only).
 		inventory.KindBackendTLSPolicy: {versions: []string{"v1"}, newObj: func() any { return &gwv1.BackendTLSPolicy{} }},
+		inventory.KindListenerSet:      {versions: []string{"v1"}, newObj: func() any { return &gwv1.ListenerSet{} }},
 	},
 	"": {
 		inventory.KindService:   {versions: []string{"v1"}, newObj: func() any { return &corev1.Service{} }},

@@ -28,11 +28,13 @@ func Attach(inv *inventory.Inventory, controllerName string, env Environment) *R
 		res.Gateways = append(res.Gateways, g)
 		res.GatewaysByName[g.Key()] = g
 	}
+	res.ListenerSets = ourListenerSets(inv, res.GatewaysByName)
 	for _, hr := range inv.RouteList {
 		if r := attachRoute(hr, res.GatewaysByName, inv, env); r != nil {
 			res.Routes = append(res.Routes, r)
 		}
 		res.MissingParents = append(res.MissingParents, missingParents(hr, inv)...)
+		res.ListenerSetParents = append(res.ListenerSetParents, listenerSetParents(hr, inv, res.GatewaysByName)...)
 	}
 	return res
 }

@@ -21,6 +21,19 @@ type Result struct {
 	// read): the route is attached to nothing through them, which is worth a warning (a typo in the name or
 	// namespace, or a Gateway left out of the input). Sorted by route, then parentRef.
 	MissingParents []MissingParent
+	// ListenerSets are the ListenerSets whose parentRef names one of our Gateways, sorted by namespace and name,
+	// and ListenerSetParents the parentRefs, of any route, to one of them: ListenerSets are not served yet
+	// (listenerset.go), which both are told.
+	ListenerSets       []*gwv1.ListenerSet
+	ListenerSetParents []ListenerSetParent
+}
+
+// ListenerSetParent is a route's parentRef to a ListenerSet of one of our Gateways.
+type ListenerSetParent struct {
+	Route       *gwv1.HTTPRoute
+	Index       int // in spec.parentRefs
+	ListenerSet types.NamespacedName
+	Gateway     types.NamespacedName
 }
 
 // MissingParent is a parentRef to a Gateway that is not in the input.
