@@ -84,7 +84,11 @@ func conditionResults(in *read.Result, att *attachment.Result, tr *translate.Out
 				if bad && cond.Type != string(gwv1.ListenerConditionProgrammed) {
 					c := *cond
 					c.Message = fmt.Sprintf("listener %s: %s", l.Listener.Name, c.Message)
-					warn(key, listenerField(li, cond.Reason, cond.Message), &c)
+					field := listenerField(li, cond.Reason)
+					if f := l.Fields[cond.Type]; f != "" {
+						field = f
+					}
+					warn(key, field, &c)
 				}
 			}
 		}
@@ -277,13 +281,10 @@ func validatesClients(g *attachment.Gateway) bool {
 	return false
 }
 
-// listenerField is the field a listener condition's reason is about; a reason about the CA certificates of
-// client certificate validation (its message names spec.tls.frontend) is about the Gateway's spec.tls.frontend.
-func listenerField(i int, reason, message string) string {
+// listenerField is the field of listener i that a listener condition's reason is about (attachment's
+// Listener.Fields names those outside the listener).
+func listenerField(i int, reason string) string {
 	f := fmt.Sprintf("spec.listeners[%d]", i)
-	if strings.HasPrefix(message, "spec.tls.frontend") {
-		return "spec.tls.frontend"
-	}
 	switch reason {
 	case string(gwv1.ListenerReasonUnsupportedProtocol), string(gwv1.ListenerReasonProtocolConflict):
 		return f + ".protocol"

@@ -53,6 +53,10 @@ func (l *Listener) ClientCAConfigMaps() []types.NamespacedName {
 	return out
 }
 
+// frontendField is the Gateway field client certificate validation is configured by: the field of the listener
+// conditions it causes.
+const frontendField = "spec.tls.frontend"
+
 // resolveClientCAs checks the CA certificate references that apply to an HTTPS listener and returns the CA
 // certificates it trusts (nil, not validating, when none apply). A reference must be a core ConfigMap (else
 // InvalidCACertificateKind); in another namespace it needs a ReferenceGrant (else RefNotPermitted); the
@@ -67,7 +71,7 @@ func resolveClientCAs(gw *gwv1.Gateway, ln gwv1.Listener, p *listenerProblems, i
 		return nil
 	}
 	if v.Mode == gwv1.AllowInsecureFallback {
-		p.accepted.add(string(gwv1.ListenerReasonUnsupportedValue),
+		p.accepted.addAt(frontendField, string(gwv1.ListenerReasonUnsupportedValue),
 			"spec.tls.frontend: mode %s is not supported: Tyk answers 403 to a client certificate no CA certificate "+
 				"of the API signed; use %s", v.Mode, gwv1.AllowValidOnly)
 		return nil
@@ -80,13 +84,13 @@ func resolveClientCAs(gw *gwv1.Gateway, ln gwv1.Listener, p *listenerProblems, i
 		}
 		name := fmt.Sprintf("%s %s/%s", groupKind(string(ref.Group), string(ref.Kind)), ns, ref.Name)
 		if ref.Group != "" || ref.Kind != inventory.KindConfigMap {
-			p.resolvedRefs.add(string(gwv1.ListenerReasonInvalidCACertificateKind),
+			p.resolvedRefs.addAt(frontendField, string(gwv1.ListenerReasonInvalidCACertificateKind),
 				"spec.tls.frontend caCertificateRefs: %s: only core ConfigMaps (key %s) can hold CA certificates", name, inventory.CACertificateKey)
 			continue
 		}
 		if !permitted(refFrom{inventory.GatewayGroup, inventory.KindGateway, gw.Namespace},
 			refTo{"", inventory.KindConfigMap, ns, string(ref.Name)}, inv) {
-			p.resolvedRefs.add(string(gwv1.ListenerReasonRefNotPermitted),
+			p.resolvedRefs.addAt(frontendField, string(gwv1.ListenerReasonRefNotPermitted),
 				"spec.tls.frontend caCertificateRefs: %s is in another namespace and no ReferenceGrant in %s allows "+
 					"Gateways from %s to refer to it", name, ns, gw.Namespace)
 			continue
@@ -94,7 +98,7 @@ func resolveClientCAs(gw *gwv1.Gateway, ln gwv1.Listener, p *listenerProblems, i
 		key := types.NamespacedName{Namespace: ns, Name: string(ref.Name)}
 		certs, why := caCertificates(inv.ConfigMaps[key])
 		if why != "" {
-			p.resolvedRefs.add(string(gwv1.ListenerReasonInvalidCACertificateRef),
+			p.resolvedRefs.addAt(frontendField, string(gwv1.ListenerReasonInvalidCACertificateRef),
 				"spec.tls.frontend caCertificateRefs: %s %s", name, why)
 			continue
 		}
@@ -104,7 +108,7 @@ func resolveClientCAs(gw *gwv1.Gateway, ln gwv1.Listener, p *listenerProblems, i
 		}
 	}
 	if len(out) == 0 && len(v.CACertificateRefs) > 0 {
-		p.accepted.add(string(gwv1.ListenerReasonNoValidCACertificate),
+		p.accepted.addAt(frontendField, string(gwv1.ListenerReasonNoValidCACertificate),
 			"spec.tls.frontend: no CA certificate reference of port %d is usable, so no client could be validated", ln.Port)
 	}
 	return out

@@ -28,6 +28,8 @@ type listenerProblems struct {
 type problem struct {
 	reason   string
 	messages []string
+	// field is the Gateway field the first reason is about when it is not the listener's own (addAt).
+	field string
 }
 
 func (p *problem) add(reason, format string, args ...any) {
@@ -35,6 +37,14 @@ func (p *problem) add(reason, format string, args ...any) {
 		p.reason = reason
 	}
 	p.messages = append(p.messages, fmt.Sprintf(format, args...))
+}
+
+// addAt is add for a reason about a field of the Gateway outside the listener (spec.tls.frontend).
+func (p *problem) addAt(field, reason, format string, args ...any) {
+	if p.reason == "" {
+		p.field = field
+	}
+	p.add(reason, format, args...)
 }
 
 func (p *problem) message() string { return strings.Join(p.messages, "; ") }
@@ -70,9 +80,22 @@ func buildListeners(gw *gwv1.Gateway, svc *corev1.Service, inv *inventory.Invent
 			}
 		}
 		l.Conditions = listenerConditions(p, gw.Generation)
+		l.Fields = problemFields(p)
 		l.Serving = p.accepted.reason == "" && p.conflicted.reason == ""
 		l.Valid = l.Serving && p.resolvedRefs.reason == ""
 		out[i] = l
+	}
+	return out
+}
+
+// problemFields are the Gateway fields outside the listener that its conditions are about, by condition type.
+func problemFields(p *listenerProblems) map[string]string {
+	out := map[string]string{}
+	if p.accepted.field != "" {
+		out[lcAccepted] = p.accepted.field
+	}
+	if p.resolvedRefs.field != "" {
+		out[lcResolvedRefs] = p.resolvedRefs.field
 	}
 	return out
 }

@@ -84,6 +84,10 @@ type Listener struct {
 	ClientCAs      []CACertificate
 	AttachedRoutes int32
 	Conditions     []metav1.Condition
+	// Fields are the Gateway fields outside the listener that conditions of it are about, by condition type
+	// (spec.tls.frontend for the CA certificates client certificates are checked against); a condition type
+	// not here is about the listener's own fields.
+	Fields map[string]string
 }
 
 // Hostname is the listener's hostname, "" when it has none.
