@@ -95,6 +95,9 @@ func conditionResults(in *read.Result, att *attachment.Result, tr *translate.Out
 		if validatesClients(g) {
 			out = append(out, result(framework.Warning, in.Nodes[key], "spec.tls.frontend", clientKeyUsageWarning))
 		}
+		if tls := g.Gateway.Spec.TLS; tls != nil && tls.Backend != nil && tls.Backend.ClientCertificateRef != nil {
+			out = append(out, result(framework.Warning, in.Nodes[key], "spec.tls.backend.clientCertificateRef", backendClientCertificateWarning))
+		}
 	}
 	for _, ls := range att.ListenerSets {
 		key := inventory.Key{Group: inventory.GatewayGroup, Kind: inventory.KindListenerSet, Namespace: ls.Namespace, Name: ls.Name}
@@ -270,6 +273,13 @@ const clientKeyUsageWarning = "Approximated: Tyk lets a client certificate throu
 	"certificates) is answered 403 after the TLS handshake unless the client sends the CA certificate with it " +
 	"(its chain); one without extended key usage, or that allows serverAuth, passes (Tyk's CertificateCheck " +
 	"middleware verifies with Go's default usage; seen on v5.14.0 and v5.8.11)"
+
+// backendClientCertificateWarning is the result of a Gateway's spec.tls.backend.clientCertificateRef: Gateway API
+// presents it on the TLS connections a BackendTLSPolicy asks for, and the render makes none (Tyk cannot verify a
+// backend as a policy asks, so such backends are refused: attachment's backendtls.go).
+const backendClientCertificateWarning = "not served: the certificate is presented on connections to backends " +
+	"reached over TLS, as a BackendTLSPolicy asks, and Tyk reaches none so (it verifies a TLS backend against its own " +
+	"system roots only, under the upstream URL's host), so no backend gets it"
 
 // validatesClients says whether a listener of the Gateway checks client certificates (spec.tls.frontend).
 func validatesClients(g *attachment.Gateway) bool {
