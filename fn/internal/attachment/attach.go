@@ -43,14 +43,8 @@ func Attach(inv *inventory.Inventory, controllerName string, env Environment) *R
 func missingParents(hr *gwv1.HTTPRoute, inv *inventory.Inventory) []MissingParent {
 	var out []MissingParent
 	for i, ref := range hr.Spec.ParentRefs {
-		if ref.Group == nil || string(*ref.Group) != inventory.GatewayGroup || ref.Kind == nil || string(*ref.Kind) != inventory.KindGateway {
-			continue
-		}
-		nn := types.NamespacedName{Namespace: hr.Namespace, Name: string(ref.Name)}
-		if ref.Namespace != nil {
-			nn.Namespace = string(*ref.Namespace)
-		}
-		if inv.Gateways[nn] == nil {
+		nn, ok := parentRefTo(ref, hr.Namespace, inventory.KindGateway)
+		if ok && inv.Gateways[nn] == nil {
 			out = append(out, MissingParent{Route: hr, Index: i, Gateway: nn})
 		}
 	}

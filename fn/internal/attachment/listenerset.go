@@ -41,15 +41,9 @@ func ListenerSetGateway(ls *gwv1.ListenerSet) (types.NamespacedName, bool) {
 func listenerSetParents(hr *gwv1.HTTPRoute, inv *inventory.Inventory, gateways map[types.NamespacedName]*Gateway) []ListenerSetParent {
 	var out []ListenerSetParent
 	for i, ref := range hr.Spec.ParentRefs {
-		if ref.Group == nil || string(*ref.Group) != inventory.GatewayGroup || ref.Kind == nil || string(*ref.Kind) != inventory.KindListenerSet {
-			continue
-		}
-		nn := types.NamespacedName{Namespace: hr.Namespace, Name: string(ref.Name)}
-		if ref.Namespace != nil {
-			nn.Namespace = string(*ref.Namespace)
-		}
+		nn, ok := parentRefTo(ref, hr.Namespace, inventory.KindListenerSet)
 		ls := inv.ListenerSets[nn]
-		if ls == nil {
+		if !ok || ls == nil {
 			continue
 		}
 		if gw, ok := ListenerSetGateway(ls); ok && gateways[gw] != nil {

@@ -37,14 +37,24 @@ func attachRoute(hr *gwv1.HTTPRoute, gateways map[types.NamespacedName]*Gateway,
 // parentGateway returns our Gateway that a parentRef names, or nil. The reference's group and kind must be
 // gateway.networking.k8s.io/Gateway (the CRD defaults), and its namespace defaults to the route's.
 func parentGateway(ref gwv1.ParentReference, routeNamespace string, gateways map[types.NamespacedName]*Gateway) *Gateway {
-	if ref.Group == nil || string(*ref.Group) != inventory.GatewayGroup || ref.Kind == nil || string(*ref.Kind) != inventory.KindGateway {
+	nn, ok := parentRefTo(ref, routeNamespace, inventory.KindGateway)
+	if !ok {
 		return nil
 	}
-	ns := routeNamespace
-	if ref.Namespace != nil {
-		ns = string(*ref.Namespace)
+	return gateways[nn]
+}
+
+// parentRefTo is the object a route's parentRef names when it is a Gateway API object of kind (group and kind
+// as the CRD defaults them, the namespace the route's unless given); false for another group or kind.
+func parentRefTo(ref gwv1.ParentReference, routeNamespace, kind string) (types.NamespacedName, bool) {
+	if ref.Group == nil || string(*ref.Group) != inventory.GatewayGroup || ref.Kind == nil || string(*ref.Kind) != kind {
+		return types.NamespacedName{}, false
 	}
-	return gateways[types.NamespacedName{Namespace: ns, Name: string(ref.Name)}]
+	nn := types.NamespacedName{Namespace: routeNamespace, Name: string(ref.Name)}
+	if ref.Namespace != nil {
+		nn.Namespace = string(*ref.Namespace)
+	}
+	return nn, true
 }
 
 // attachParent decides the route's Accepted condition for one parentRef, in the order the checks narrow the
