@@ -387,6 +387,9 @@ func routeWords(r *tykoas.URLRewrite) string {
 		var conds []string
 		for _, rule := range tr.Rules {
 			c := rule.In + " " + rule.Name + " " + rule.Pattern
+			if rule.Pattern == translate.PresentPattern {
+				c = rule.In + " " + rule.Name + " present" // a presence rule (translate's appends.go, cors.go)
+			}
 			if rule.Negate {
 				c = "not " + c
 			}

@@ -144,3 +144,19 @@ func TestDescribeClientCertificates(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, f[AspectCertificates])
 }
+
+// A router's triggers read as a reviewer says them: a presence rule (any value) as "present", a pattern as written.
+func TestDescribeRouting(t *testing.T) {
+	doc := document(t, func(d *tykoas.Document) {
+		preflight := tykoas.Operation{URLRewrite: &tykoas.URLRewrite{Enabled: true, Pattern: "^(?:[a-z]+://[^/]*)?(.*)$",
+			RewriteTo: "tyk://gwapi-other/gwapi-other$1", Triggers: []tykoas.URLRewriteTrigger{{Condition: "all",
+				RewriteTo: "tyk://gwapi-preflight/gwapi-preflight$1", Rules: []tykoas.URLRewriteRule{
+					{In: "header", Name: "Access-Control-Request-Method", Pattern: ".*"},
+					{In: "header", Name: "Origin", Pattern: "^https://a\\.example$"}}}}}}
+		operations(d, map[string]tykoas.Operation{"OPTIONS": preflight})
+	})
+	f, err := Describe(doc, "")
+	require.NoError(t, err)
+	assert.Contains(t, f[AspectRouting], "OPTIONS: header Access-Control-Request-Method present and header Origin "+
+		"^https://a\\.example$ to API gwapi-preflight; otherwise to API gwapi-other")
+}

@@ -228,6 +228,9 @@ func Explain(out *fn.Output, req Request, opt Options) (*Answer, error) {
 	}
 	if api.Role == translate.RoleInternal {
 		a.Rule = fmt.Sprintf("spec.rules[%d]", api.Rules[0]) // the one rule its router sent the request to
+		if part := api.Part(); part != "" {
+			a.Notes = append(a.Notes, fmt.Sprintf("API %s is the internal API of %s for %s", api.ID, a.Rule, part))
+		}
 	}
 	switch {
 	case api.Role == translate.RoleRouter:

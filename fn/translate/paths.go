@@ -2,6 +2,7 @@ package translate
 
 import (
 	"fmt"
+	"net/http"
 	"reflect"
 	"regexp"
 	"sort"
@@ -138,7 +139,7 @@ func groupPaths(rules []*rule, routesMethods bool) ([]*pathPlan, map[int]string)
 	routed := map[string]bool{}
 	for _, r := range rules {
 		for _, pr := range r.pairs {
-			if len(pr.conds) > 0 || len(r.behaviour.appends) > 0 || (routesMethods && !pr.exact && pr.method != anyMethod) {
+			if len(pr.conds) > 0 || len(r.behaviour.appends) > 0 || r.behaviour.cors != nil || (routesMethods && !pr.exact && pr.method != anyMethod) {
 				routed[pr.listenPath()] = true
 			}
 		}
@@ -159,7 +160,7 @@ func groupPaths(rules []*rule, routesMethods bool) ([]*pathPlan, map[int]string)
 			if r.upstream != nil {
 				p.upstreams[r.index] = r.upstream.key()
 			}
-			p.dispatch = p.dispatch || len(pr.conds) > 0 || len(r.behaviour.appends) > 0
+			p.dispatch = p.dispatch || len(pr.conds) > 0 || len(r.behaviour.appends) > 0 || r.behaviour.cors != nil
 			for _, c := range claims[lp] {
 				if c.rule == r.index || c.conds != conditionsKey(pr.conds) || (routed[lp] && c.method != pr.method) {
 					continue
@@ -278,7 +279,11 @@ func (p *pathPlan) addOperation(d *tykoas.Document, host, method string, b behav
 			}
 			d.AddOperation(belowPath, method, id+belowSuffix)
 			d.DeclarePathParameter(belowPath, restParameter)
-			setOperation(d, id+belowSuffix, tykoas.Operation{MockResponse: mock})
+			setOperation(d, id+belowSuffix, tykoas.Operation{MockResponse: mock, TransformResponseHeaders: b.preflightHeaders()})
+		}
+		if t := b.preflightHeaders(); t != nil {
+			op.TransformResponseHeaders = t
+			enableContextVariables(d)
 		}
 	} else {
 		op.EnforceTimeout = b.timeout
@@ -307,6 +312,8 @@ func (b behaviour) mock(method, host string) *tykoas.MockResponse {
 	case b.redirect != nil:
 		return &tykoas.MockResponse{Enabled: true, Code: b.redirect.code,
 			Headers: []tykoas.Header{{Name: "Location", Value: b.redirect.locationFor(host)}}}
+	case b.preflight != nil:
+		return &tykoas.MockResponse{Enabled: true, Code: http.StatusNoContent} // its headers: withCORS
 	}
 	return nil
 }

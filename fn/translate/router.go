@@ -54,6 +54,7 @@ type routerClaim struct {
 	plan     *pathPlan
 	internal map[int][]internalVariant // rule index → its internal APIs (one unless it adds headers)
 	appends  map[int][]tykoas.Header   // rule index → the headers it adds to
+	cors     map[int]*corsSpec         // rule index → its CORS filter
 	tags     []string
 	tls      serverTLS
 	port     int
@@ -63,7 +64,9 @@ type routerClaim struct {
 // (appends.go), or the rule's only one.
 type internalVariant struct {
 	present []string
-	id      string
+	// cors is which of a CORS rule's internal APIs it is (cors.go).
+	cors corsPart
+	id   string
 }
 
 // routedBranch is one match on a routed path, with what orders it.
@@ -71,6 +74,8 @@ type routedBranch struct {
 	branch
 	route  *API // the route's router claim
 	target string
+	// preflight says the target answers CORS preflights (cors.go): only OPTIONS requests go there.
+	preflight bool
 }
 
 // routerKeys are the paths (claimKey: data plane or Gateway, hostname, listen path) served by a router: those
@@ -117,7 +122,7 @@ func routerKeys(res *attachment.Result, dp DataPlanes, pp *portPlan) map[string]
 								order = append(order, k)
 							}
 							in.routes[r] = true
-							in.conds = in.conds || len(m.Headers)+len(m.QueryParams) > 0 || appendsRule(rule)
+							in.conds = in.conds || len(m.Headers)+len(m.QueryParams) > 0 || appendsRule(rule) || corsRule(rule)
 							in.method = in.method || m.Method != nil
 						}
 					}
@@ -151,7 +156,7 @@ func hasShorter(set map[string]bool, v string) bool {
 func routedAPIs(r *attachment.Route, parent *attachment.Parent, host, idHost string, plan *pathPlan, rules map[int]*rule,
 	tags []string, tls serverTLS, port int, domainVar string, exact ExactPaths, isolated []string) []*API {
 	hr, gw := r.Route, parent.Gateway.Gateway
-	claim := &routerClaim{plan: plan, internal: map[int][]internalVariant{}, appends: map[int][]tykoas.Header{},
+	claim := &routerClaim{plan: plan, internal: map[int][]internalVariant{}, appends: map[int][]tykoas.Header{}, cors: map[int]*corsSpec{},
 		tags: tags, tls: tls, port: port}
 	var out []*API
 	made := map[string]bool{}
@@ -161,25 +166,30 @@ func routedAPIs(r *attachment.Route, parent *attachment.Parent, host, idHost str
 		}
 		ru := rules[b.rule]
 		claim.appends[b.rule] = ru.behaviour.appends
-		for _, present := range appendSets(ru.behaviour.appends) {
+		claim.cors[b.rule] = ru.behaviour.cors
+		for _, v := range ruleVariants(ru.behaviour) {
 			// The ID is made from what the rule matches on the path, not from its index, so that reordering rules
 			// keeps every ID. Two rules that match alike on the path behave alike (groupPaths drops them
 			// otherwise), so they share one internal API.
-			id := APIID(hr.Namespace, hr.Name, plan.listenPath()+"\n"+plan.matchKey(b.rule)+presentKey(present),
+			v.id = APIID(hr.Namespace, hr.Name, plan.listenPath()+"\n"+plan.matchKey(b.rule)+presentKey(v.present)+v.cors.corsKey(),
 				gw.Namespace, gw.Name, idHost)
-			claim.internal[b.rule] = append(claim.internal[b.rule], internalVariant{present: present, id: id})
+			id := v.id
+			claim.internal[b.rule] = append(claim.internal[b.rule], v)
 			if made[id] {
 				continue
 			}
 			made[id] = true
 			ip := &pathPlan{path: plan.path, listenPrefix: "/" + id,
-				methods: map[string]behaviour{anyMethod: ru.behaviour.withAppends(present)}, upstream: ru.upstream, rules: []int{b.rule}}
+				methods: map[string]behaviour{anyMethod: ru.behaviour.withCORS(v.cors).withAppends(v.present)}, upstream: ru.upstream, rules: []int{b.rule}}
+			if v.cors.preflight() {
+				ip.upstream = nil // Tyk answers it
+			}
 			d := internalDocument(id, host, ip, tags)
-			if len(present) > 0 {
+			if len(v.present) > 0 || (v.cors != corsNone && v.cors != corsPreflightDenied) {
 				enableContextVariables(d)
 			}
 			out = append(out, &API{ID: id, Route: r, Parent: parent, Hostname: host, Path: plan.path, Rules: ip.rules,
-				Role: RoleInternal, Document: d, dataPlane: dataPlaneOf(parent.Gateway)})
+				Role: RoleInternal, Document: d, dataPlane: dataPlaneOf(parent.Gateway), part: v.cors.role(ru.behaviour.cors != nil)})
 		}
 	}
 	out = append(out, &API{ID: APIID(hr.Namespace, hr.Name, plan.listenPath(), gw.Namespace, gw.Name, idHost), Route: r,
@@ -274,11 +284,15 @@ func routeMethods(claims []*API) map[string][]routedBranch {
 		}
 		seen[c.Route] = true
 		for _, b := range c.claim.plan.branches {
-			appends := c.claim.appends[b.rule]
+			appends, cors := c.claim.appends[b.rule], c.claim.cors[b.rule]
 			for _, v := range c.claim.internal[b.rule] {
-				rb := routedBranch{branch: b, route: c, target: v.id}
+				rb := routedBranch{branch: b, route: c, target: v.id, preflight: v.cors.preflight()}
+				if rb.preflight && b.method != anyMethod && b.method != "OPTIONS" {
+					continue // a preflight is an OPTIONS request, which the match does not take
+				}
 				var ok bool
 				if rb.conds, ok = presenceConditions(b.conds, appends, v.present); ok {
+					rb.conds = cors.corsConditions(rb.conds, v.cors)
 					all = append(all, rb)
 				}
 			}
@@ -292,7 +306,7 @@ func routeMethods(claims []*API) map[string][]routedBranch {
 	for _, m := range openAPIMethods {
 		var bs []routedBranch
 		for _, b := range all {
-			if b.method == anyMethod || b.method == m {
+			if (b.method == anyMethod || b.method == m) && (!b.preflight || m == "OPTIONS") {
 				bs = append(bs, b)
 			}
 		}
@@ -505,12 +519,19 @@ func LoopTarget(rewriteTo string) string {
 	return strings.TrimSuffix(id, "$1")
 }
 
+// Part says which requests of its rule an internal API takes, where the rule has several internal APIs that a
+// reader should tell apart ("CORS preflights of allowed origins"; cors.go), or "".
+func (a *API) Part() string { return a.part }
+
 // RoleAnnotation is the API's role as the emitted objects say it (emit.AnnotationRole): "" for a plain API.
 func (a *API) RoleAnnotation() string {
 	switch a.Role {
 	case RoleRouter:
 		return "router"
 	case RoleInternal:
+		if a.part != "" {
+			return fmt.Sprintf("internal spec.rules[%d] (%s)", a.Rules[0], a.part)
+		}
 		return fmt.Sprintf("internal spec.rules[%d]", a.Rules[0])
 	case RoleNoRule:
 		return "no rule"

@@ -104,6 +104,10 @@ type behaviour struct {
 	// appends are a RequestHeaderModifier's add entries (the gateway-api profile; appends.go), canonical names,
 	// sorted: served by one internal API per set of them the request carries.
 	appends []tykoas.Header
+	// cors is a CORS filter (the gateway-api profile; cors.go): served by internal APIs of the rule's;
+	// preflight, the response headers of the internal API that answers an allowed origin's preflights.
+	cors      *corsSpec
+	preflight *tykoas.TransformHeaders
 }
 
 // redirect is a RequestRedirect served as a mock response: its Location is scheme://host<port><path>
@@ -146,7 +150,7 @@ func slashPaths(matches []gwv1.HTTPRouteMatch) bool {
 
 func (b behaviour) empty() bool {
 	return b.requestHeaders == nil && b.responseHeaders == nil && b.fullPath == nil && b.redirect == nil &&
-		b.timeout == nil && len(b.appends) == 0
+		b.timeout == nil && len(b.appends) == 0 && b.cors == nil && b.preflight == nil
 }
 
 func (b behaviour) key() string {
@@ -179,6 +183,10 @@ func (b behaviour) key() string {
 	}
 	if len(b.appends) > 0 {
 		fmt.Fprintf(&sb, "appends=%v;", b.appends)
+	}
+	sb.WriteString(b.cors.key())
+	if b.preflight != nil {
+		fmt.Fprintf(&sb, "preflight=%v;", b.preflight.Add)
 	}
 	return sb.String()
 }
@@ -286,6 +294,7 @@ func compileRule(i int, r gwv1.HTTPRouteRule, backends backendsOf, listeners []l
 	checkAppends(f, r, exactFields, &out.behaviour, add, func(field, message string) {
 		out.approximations = append(out.approximations, Drop{Rule: i, Field: field, Message: message})
 	})
+	checkCORS(f, r, append(append([]string(nil), exactFields...), regexFields...), &out.behaviour, add)
 	if rd := out.behaviour.redirect; rd != nil && rd.requestHost && !rd.keepPath {
 		for m, match := range r.Matches {
 			if len(match.Headers)+len(match.QueryParams) > 0 || match.Method != nil {
@@ -398,6 +407,12 @@ func compileFilters(f string, filters []gwv1.HTTPRouteFilter, b *behaviour, list
 			}
 		case gwv1.HTTPRouteFilterRequestRedirect:
 			b.redirect = constantRedirect(ff+".requestRedirect", filter.RequestRedirect, listeners, redirects, add)
+		case gwv1.HTTPRouteFilterCORS:
+			if !served.conditions {
+				add(ff, "%s filters are not supported by Tyk", filter.Type)
+				continue
+			}
+			b.cors = compileCORS(ff+".cors", filter.CORS, add)
 		default:
 			add(ff, "%s filters are not supported by Tyk", filter.Type)
 		}

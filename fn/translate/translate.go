@@ -112,6 +112,8 @@ type API struct {
 	// variant, when set, says an API on a higher port has no hostname either and the same listen path, so this
 	// one's listen path is written otherwise (listenPathVariant, with variant as its number).
 	variant int
+	// part says which requests of its rule an internal API takes, where the rule has more than one (cors.go).
+	part string
 }
 
 // Isolates reports whether the API's custom domain leaves out host, which another listener of its Gateway

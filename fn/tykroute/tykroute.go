@@ -293,6 +293,7 @@ func (vi *visit) serve(api *candidate, method, reqPath, rawQuery string, opt Opt
 	}
 	proxy(api, reqPath, upstreamPath, rawQuery, rewriteSubject(reqPath, rawQuery, loops), vi.header, vi, m, out)
 	out.RequestHeaders = vi.withContextVariables(api, out.RequestHeaders, out)
+	out.ResponseHeaders = vi.withContextVariables(api, out.ResponseHeaders, out) // seen on v5.14.0 (e2e TestRealTykCORS)
 	return api
 }
 

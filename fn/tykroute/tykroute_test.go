@@ -1,6 +1,7 @@
 package tykroute_test
 
 import (
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -780,4 +781,28 @@ func TestRouteMuxListenPath(t *testing.T) {
 	post := tykroute.Request{Method: "POST", Host: "h", Path: "/one"}
 	assert.Equal(t, 404, tykroute.Route(apis, post, tykroute.Options{Version: v514}).Status, "the mock, the classic way")
 	assert.Zero(t, tykroute.Route(apis, post, tykroute.Options{Version: v58}).Status, "the router finds no mock")
+}
+
+// TestRouteResponseHeaderContextVariables: a transformResponseHeaders value names context variables, replaced on
+// an upstream's answer as on a mock's (a CORS filter echoes the Origin so: e2e TestRealTykCORS), and written ""
+// where the API does not turn context variables on.
+func TestRouteResponseHeaderContextVariables(t *testing.T) {
+	echo := tykoas.Operation{TransformResponseHeaders: &tykoas.TransformHeaders{Enabled: true,
+		Add: []tykoas.Header{{Name: "Access-Control-Allow-Origin", Value: "$tyk_context.headers_Origin"}}}}
+	on := func(d *tykoas.Document) {
+		d.Tyk.Middleware.Global = &tykoas.Global{ContextVariables: &tykoas.Allowance{Enabled: true}}
+	}
+	req := get("shop.example.com", "/api/cart")
+	req.Header = http.Header{"Origin": {"https://www.shop.example.com"}}
+	for _, c := range []struct {
+		opts []option
+		want string
+	}{
+		{[]option{domain("shop.example.com"), op("GET", echo), on}, "https://www.shop.example.com"},
+		{[]option{domain("shop.example.com"), op("GET", echo)}, ""},
+	} {
+		out := tykroute.Route([]*tykoas.Document{api("a", "/api", true, svc, c.opts...)}, req, tykroute.Options{})
+		require.Zero(t, out.Status)
+		assert.Equal(t, []tykroute.Header{{Name: "Access-Control-Allow-Origin", Value: c.want}}, out.ResponseHeaders.Set)
+	}
 }

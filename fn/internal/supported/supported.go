@@ -57,6 +57,10 @@ var gatewayAPI = []features.FeatureName{
 	// Gateway's address is its Service's, which the load balancer gives (GatewayOptionalAddressValue). A value
 	// asked for is not served (GatewayStaticAddresses is not claimed)
 	features.SupportGatewayAddressEmpty,
+	// a CORS filter is served by router APIs' triggers on the Origin and a preflight's headers, a mock response
+	// for an allowed origin's preflight and response header transforms that echo it (translate's cors.go), on every
+	// release that loads the rendered APIs (e2e TestRealTykCORS: the 5.4 line, v5.8.11, v5.14.0)
+	features.SupportHTTPRouteCORS,
 }
 
 // timeouts are listed when the APIs are for Tyk 5.14 or later (spec.tykVersion not older), which takes the

@@ -14,14 +14,14 @@ func TestFeatures(t *testing.T) {
 	assert.Nil(t, Features(config.Spec{Profile: config.ProfileOperator}))
 	assert.Nil(t, Features(config.Spec{Profile: config.ProfileOperator, TykVersion: "5.14"}))
 	// The Core features of GATEWAY-HTTP, method and query matching (routers, every release), named rules, listeners
-	// on ports of their own (parentRef port, a port no listener has refused), listeners isolated, WebSocket backends (tyk.conf), the
+	// on ports of their own (parentRef port, a port no listener has refused), listeners isolated, WebSocket backends (tyk.conf), CORS filters, the
 	// timeouts Tyk 5.14 serves exactly and the redirect codes, scheme, port and path (a Location with the
 	// request's host and path), sorted by name
 	// as the field requires, and nothing else.
 	all := []gwv1.SupportedFeature{{Name: "Gateway"}, {Name: "GatewayAddressEmpty"}, {Name: "GatewayHTTPListenerIsolation"}, {Name: "GatewayPort8080"}, {Name: "HTTPRoute"},
 		{Name: "HTTPRoute303RedirectStatusCode"}, {Name: "HTTPRoute307RedirectStatusCode"}, {Name: "HTTPRoute308RedirectStatusCode"},
 		{Name: "HTTPRouteBackendProtocolH2C"}, {Name: "HTTPRouteBackendProtocolWebSocket"}, {Name: "HTTPRouteBackendTimeout"},
-		{Name: "HTTPRouteDestinationPortMatching"}, {Name: "HTTPRouteMethodMatching"}, {Name: "HTTPRouteNamedRouteRule"},
+		{Name: "HTTPRouteCORS"}, {Name: "HTTPRouteDestinationPortMatching"}, {Name: "HTTPRouteMethodMatching"}, {Name: "HTTPRouteNamedRouteRule"},
 		{Name: "HTTPRouteParentRefPort"}, {Name: "HTTPRoutePathRedirect"}, {Name: "HTTPRoutePathRewrite"}, {Name: "HTTPRoutePortRedirect"},
 		{Name: "HTTPRouteQueryParamMatching"}, {Name: "HTTPRouteRequestTimeout"}, {Name: "HTTPRouteSchemeRedirect"},
 		{Name: "ReferenceGrant"}}
@@ -30,7 +30,7 @@ func TestFeatures(t *testing.T) {
 	// For an older Tyk, whole seconds: the suite's 500ms would be 1s, so the timeouts are not claimed; and mock
 	// responses found only by the OpenAPI router, so no redirect keeps the request's host.
 	assert.Equal(t, []gwv1.SupportedFeature{{Name: "Gateway"}, {Name: "GatewayAddressEmpty"}, {Name: "GatewayHTTPListenerIsolation"}, {Name: "GatewayPort8080"}, {Name: "HTTPRoute"},
-		{Name: "HTTPRouteBackendProtocolH2C"}, {Name: "HTTPRouteBackendProtocolWebSocket"}, {Name: "HTTPRouteDestinationPortMatching"},
+		{Name: "HTTPRouteBackendProtocolH2C"}, {Name: "HTTPRouteBackendProtocolWebSocket"}, {Name: "HTTPRouteCORS"}, {Name: "HTTPRouteDestinationPortMatching"},
 		{Name: "HTTPRouteMethodMatching"}, {Name: "HTTPRouteNamedRouteRule"}, {Name: "HTTPRouteParentRefPort"},
 		{Name: "HTTPRoutePathRewrite"}, {Name: "HTTPRouteQueryParamMatching"}, {Name: "ReferenceGrant"}},
 		Features(config.Spec{Profile: config.ProfileGatewayAPI, TykVersion: "5.8"}))
