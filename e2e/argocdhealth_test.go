@@ -209,7 +209,8 @@ func TestRealArgoCDHealth(t *testing.T) {
 	t.Run("conformance stories", func(t *testing.T) { check(t, conformanceObjects(t), false) })
 	t.Logf("health of the rendered objects: %v", judged)
 	for _, k := range []string{"GatewayClass Healthy", "GatewayClass Degraded", "Gateway Healthy", "Gateway Degraded",
-		"HTTPRoute Healthy", "HTTPRoute Degraded", "TykOasApiDefinition Healthy", "TykOasApiDefinition Degraded"} {
+		"HTTPRoute Healthy", "HTTPRoute Degraded", "TykOasApiDefinition Healthy", "TykOasApiDefinition Degraded",
+		"ListenerSet Degraded"} {
 		if judged[k] == 0 {
 			t.Errorf("no rendered object is a %s: the checks are not all exercised", k)
 		}

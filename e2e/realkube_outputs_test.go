@@ -81,7 +81,8 @@ func TestRealKubeOutputs(t *testing.T) {
 		}
 	}
 	t.Logf("accepted by the API server: %v", counts)
-	for _, k := range []string{"emitted ConfigMap", "status of Gateway", "status of HTTPRoute", "status of GatewayClass", "emitted Job", "emitted Role"} {
+	for _, k := range []string{"emitted ConfigMap", "status of Gateway", "status of HTTPRoute", "status of GatewayClass", "emitted Job", "emitted Role",
+		"status of ListenerSet"} {
 		if counts[k] == 0 {
 			t.Errorf("no %s was applied: the corpus lost a kind of output", k)
 		}

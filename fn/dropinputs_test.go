@@ -8,11 +8,12 @@ import (
 
 // TestDropInputsKeepsPoliciesAndListenerSets: with inputs: Drop the Gateway API objects the render read are left
 // out, as the contract names them (GatewayClass, Gateway, HTTPRoute, ReferenceGrant), but a BackendTLSPolicy or
-// a ListenerSet, read only to say what the render does not serve, passes through as it did before it was read.
+// a ListenerSet, which the contract does not name (they were read after it was written), passes through as it did
+// before it was read.
 func TestDropInputsKeepsPoliciesAndListenerSets(t *testing.T) {
 	for story, kept := range map[string]string{
-		"profile-gateway-api-backend-tls-policy":     "BackendTLSPolicy",
-		"profile-gateway-api-listenerset-not-served": "ListenerSet",
+		"profile-gateway-api-backend-tls-policy": "BackendTLSPolicy",
+		"profile-gateway-api-listenersets":       "ListenerSet",
 	} {
 		out := renderEditedStory(t, story, "spec: {profile: gateway-api}", "spec: {profile: gateway-api, inputs: Drop}")
 		kinds := map[string]int{}

@@ -74,24 +74,7 @@ func conditionResults(in *read.Result, att *attachment.Result, tr *translate.Out
 				warn(key, gatewayField(g, cond.Reason), cond)
 			}
 		}
-		for li, l := range g.Listeners {
-			for i := range l.Conditions {
-				cond := &l.Conditions[i]
-				bad := cond.Status == metav1.ConditionFalse
-				if cond.Type == string(gwv1.ListenerConditionConflicted) {
-					bad = cond.Status == metav1.ConditionTrue
-				}
-				if bad && cond.Type != string(gwv1.ListenerConditionProgrammed) {
-					c := *cond
-					c.Message = fmt.Sprintf("listener %s: %s", l.Listener.Name, c.Message)
-					field := listenerField(li, cond.Reason)
-					if f := l.Fields[cond.Type]; f != "" {
-						field = f
-					}
-					warn(key, field, &c)
-				}
-			}
-		}
+		listenerResults(key, g.Listeners, warn)
 		if validatesClients(g) {
 			out = append(out, result(framework.Warning, in.Nodes[key], "spec.tls.frontend", clientKeyUsageWarning))
 		}
@@ -100,17 +83,32 @@ func conditionResults(in *read.Result, att *attachment.Result, tr *translate.Out
 		}
 	}
 	for _, ls := range att.ListenerSets {
-		key := inventory.Key{Group: inventory.GatewayGroup, Kind: inventory.KindListenerSet, Namespace: ls.Namespace, Name: ls.Name}
-		gw, _ := attachment.ListenerSetGateway(ls)
-		out = append(out, result(framework.Warning, in.Nodes[key], "spec.parentRef", fmt.Sprintf(
-			"ListenerSets are not served yet: Gateway %s gets none of the ListenerSet's %d listeners, no route attached to them "+
-				"gets an API, and no status is written for the ListenerSet; give the listeners to the Gateway itself", gw, len(ls.Spec.Listeners))))
+		key := inventory.Key{Group: inventory.GatewayGroup, Kind: inventory.KindListenerSet, Namespace: ls.Set.Namespace, Name: ls.Set.Name}
+		if !ls.Served {
+			out = append(out, result(framework.Warning, in.Nodes[key], "spec.parentRef", fmt.Sprintf(
+				"ListenerSets are not served by this profile (Tyk Operator 1.6 has none): Gateway %s gets none of the "+
+					"ListenerSet's %d listeners, no route attached to them gets an API, and no status is written for the "+
+					"ListenerSet; give the listeners to the Gateway itself%s", ls.Gateway.Key(), len(ls.Set.Spec.Listeners),
+				translate.GatewayAPIServes)))
+			continue
+		}
+		for i := range ls.Conditions {
+			if cond := &ls.Conditions[i]; cond.Status != metav1.ConditionTrue && cond.Type == string(gwv1.ListenerSetConditionAccepted) {
+				field := "spec.listeners"
+				if cond.Reason != string(gwv1.ListenerSetReasonListenersNotValid) {
+					field = "spec.parentRef"
+				}
+				warn(key, field, cond)
+			}
+		}
+		listenerResults(key, ls.Listeners, warn)
 	}
 	for _, p := range att.ListenerSetParents {
 		key := inventory.Key{Group: inventory.GatewayGroup, Kind: inventory.KindHTTPRoute, Namespace: p.Route.Namespace, Name: p.Route.Name}
 		out = append(out, result(framework.Warning, in.Nodes[key], fmt.Sprintf("spec.parentRefs[%d]", p.Index), fmt.Sprintf(
-			"ListenerSet %s (of Gateway %s) is not served yet, so the route is attached to nothing through this "+
-				"parentRef; attach it to the Gateway's own listeners", p.ListenerSet, p.Gateway)))
+			"ListenerSet %s (of Gateway %s) is not served by this profile (Tyk Operator 1.6 has none), so the route is "+
+				"attached to nothing through this parentRef; attach it to the Gateway's own listeners%s", p.ListenerSet, p.Gateway,
+			translate.GatewayAPIServes)))
 	}
 	for _, m := range att.MissingParents {
 		key := inventory.Key{Group: inventory.GatewayGroup, Kind: inventory.KindHTTPRoute, Namespace: m.Route.Namespace, Name: m.Route.Name}
@@ -289,6 +287,29 @@ func validatesClients(g *attachment.Gateway) bool {
 		}
 	}
 	return false
+}
+
+// listenerResults warns of each listener condition that is not as it should be (Programmed follows the others),
+// naming the listener and the field at fault.
+func listenerResults(key inventory.Key, listeners []*attachment.Listener, warn func(inventory.Key, string, *metav1.Condition)) {
+	for li, l := range listeners {
+		for i := range l.Conditions {
+			cond := &l.Conditions[i]
+			bad := cond.Status == metav1.ConditionFalse
+			if cond.Type == string(gwv1.ListenerConditionConflicted) {
+				bad = cond.Status == metav1.ConditionTrue
+			}
+			if bad && cond.Type != string(gwv1.ListenerConditionProgrammed) {
+				c := *cond
+				c.Message = fmt.Sprintf("listener %s: %s", l.Listener.Name, c.Message)
+				field := listenerField(li, cond.Reason)
+				if f := l.Fields[cond.Type]; f != "" {
+					field = f
+				}
+				warn(key, field, &c)
+			}
+		}
+	}
 }
 
 // listenerField is the field of listener i that a listener condition's reason is about (attachment's

@@ -42,6 +42,13 @@ func writeStatus(in *read.Result, att *attachment.Result, tr *translate.Output, 
 	for _, g := range att.Gateways {
 		jobs = append(jobs, job{gatewayKey(g), func() any { return gatewayStatus(g) }, func() string { return gatewayHealth(g) }})
 	}
+	for _, ls := range att.ListenerSets {
+		if !ls.Served {
+			continue
+		}
+		key := inventory.Key{Group: inventory.GatewayGroup, Kind: inventory.KindListenerSet, Namespace: ls.Set.Namespace, Name: ls.Set.Name}
+		jobs = append(jobs, job{key, func() any { return listenerSetStatus(ls) }, func() string { return listenerSetHealth(ls) }})
+	}
 	for _, r := range tr.Routes {
 		key := inventory.Key{Group: inventory.GatewayGroup, Kind: inventory.KindHTTPRoute,
 			Namespace: r.Route.Route.Namespace, Name: r.Route.Route.Name}
@@ -93,6 +100,10 @@ func gatewayKey(g *attachment.Gateway) inventory.Key {
 
 func gatewayStatus(g *attachment.Gateway) gwv1.GatewayStatus {
 	st := gwv1.GatewayStatus{Addresses: g.Addresses, Conditions: g.Conditions}
+	if len(g.Sets) > 0 {
+		n := g.AttachedListenerSets()
+		st.AttachedListenerSets = &n
+	}
 	for _, l := range g.Listeners {
 		st.Listeners = append(st.Listeners, gwv1.ListenerStatus{
 			Name:           l.Listener.Name,
@@ -102,6 +113,30 @@ func gatewayStatus(g *attachment.Gateway) gwv1.GatewayStatus {
 		})
 	}
 	return st
+}
+
+// listenerSetStatus is a served ListenerSet's status: its conditions and, when its Gateway allows it, its
+// listeners'.
+func listenerSetStatus(ls *attachment.ListenerSet) gwv1.ListenerSetStatus {
+	st := gwv1.ListenerSetStatus{Conditions: ls.Conditions}
+	for _, l := range ls.Listeners {
+		st.Listeners = append(st.Listeners, gwv1.ListenerEntryStatus{
+			Name:           l.Listener.Name,
+			SupportedKinds: l.SupportedKinds,
+			AttachedRoutes: l.AttachedRoutes,
+			Conditions:     l.Conditions,
+		})
+	}
+	return st
+}
+
+// listenerSetHealth is the ListenerSet's own conditions, then each listener's.
+func listenerSetHealth(ls *attachment.ListenerSet) string {
+	scopes := []status.Scope{{Conditions: ls.Conditions}}
+	for _, l := range ls.Listeners {
+		scopes = append(scopes, status.Scope{Name: "listener " + string(l.Listener.Name), Conditions: l.Conditions})
+	}
+	return status.Health(scopes...)
 }
 
 // gatewayHealth is the Gateway's own conditions, then each listener's.

@@ -33,6 +33,7 @@ func statusCluster(t *testing.T) (*kube.Cluster, *[]string) {
 	scheme := runtime.NewScheme()
 	dyn := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(scheme, map[schema.GroupVersionResource]string{
 		status.Resources[status.KindHTTPRoute]: "HTTPRouteList", status.Resources[status.KindGateway]: "GatewayList",
+		status.Resources[status.KindListenerSet]:  "ListenerSetList",
 		status.Resources[status.KindGatewayClass]: "GatewayClassList"}, route)
 	var applied []string
 	dyn.PrependReactor("patch", "httproutes", func(a k8stesting.Action) (bool, runtime.Object, error) {

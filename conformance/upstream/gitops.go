@@ -50,6 +50,7 @@ var sources = []source{
 	{gvr: schema.GroupVersionResource{Group: "gateway.networking.k8s.io", Version: "v1", Resource: "gatewayclasses"}, kind: "GatewayClass", statusWritten: true},
 	{gvr: schema.GroupVersionResource{Group: "gateway.networking.k8s.io", Version: "v1", Resource: "gateways"}, kind: "Gateway", statusWritten: true},
 	{gvr: schema.GroupVersionResource{Group: "gateway.networking.k8s.io", Version: "v1", Resource: "httproutes"}, kind: "HTTPRoute", statusWritten: true},
+	{gvr: schema.GroupVersionResource{Group: "gateway.networking.k8s.io", Version: "v1", Resource: "listenersets"}, kind: "ListenerSet", statusWritten: true},
 	{gvr: schema.GroupVersionResource{Group: "gateway.networking.k8s.io", Version: "v1beta1", Resource: "referencegrants"}, kind: "ReferenceGrant"},
 	{gvr: schema.GroupVersionResource{Version: "v1", Resource: "services"}, kind: "Service"},
 	{gvr: schema.GroupVersionResource{Group: "discovery.k8s.io", Version: "v1", Resource: "endpointslices"}, kind: "EndpointSlice"},

@@ -425,7 +425,7 @@ func matchListener(g *attachment.Gateway, scheme, host, port string) *attachment
 	}
 	var best *attachment.Listener
 	bestScore := -1
-	for _, l := range g.Listeners {
+	for _, l := range g.AllListeners() { // a ListenerSet's listeners are the Gateway's too
 		if l.Listener.Protocol != protocol || !l.Serving || (port != "" && port != strconv.Itoa(int(l.Listener.Port))) {
 			continue
 		}
@@ -456,7 +456,11 @@ func describeListener(l *attachment.Listener) string {
 	if h == "" {
 		h = "any host"
 	}
-	return fmt.Sprintf("%s (%s, port %d, %s)", l.Listener.Name, l.Listener.Protocol, l.Listener.Port, h)
+	of := ""
+	if l.Set != nil {
+		of = " of " + l.Set.Description()
+	}
+	return fmt.Sprintf("%s%s (%s, port %d, %s)", l.Listener.Name, of, l.Listener.Protocol, l.Listener.Port, h)
 }
 
 // gatewayAPIs are the APIs the render made for the Gateway; in the gateway-api profile, those of every Gateway

@@ -172,9 +172,12 @@ func (b *builder) gateway(g *attachment.Gateway) {
 			b.edge(Edge{From: classID, To: gwID})
 		}
 	}
-	for _, l := range g.Listeners {
-		ln := Node{Kind: KindListener, Lines: append([]string{"listener " + string(l.Listener.Name), listenerAddress(l)},
-			clientCALines(l)...)}
+	for _, l := range g.AllListeners() {
+		name := "listener " + string(l.Listener.Name)
+		if l.Set != nil {
+			name += " of " + l.Set.Description()
+		}
+		ln := Node{Kind: KindListener, Lines: append([]string{name, listenerAddress(l)}, clientCALines(l)...)}
 		bad := problemLines(l.Conditions, string(gwv1.ListenerConditionAccepted), string(gwv1.ListenerConditionConflicted),
 			string(gwv1.ListenerConditionResolvedRefs), string(gwv1.ListenerConditionProgrammed))
 		switch {
@@ -202,6 +205,9 @@ func clientCALines(l *attachment.Listener) []string {
 }
 
 func listenerKey(g *attachment.Gateway, l *attachment.Listener) string {
+	if l.Set != nil { // listener names are unique within a Gateway or a ListenerSet only
+		return g.Key().String() + "/" + l.Set.Key().String() + "/" + string(l.Listener.Name)
+	}
 	return g.Key().String() + "/" + string(l.Listener.Name)
 }
 

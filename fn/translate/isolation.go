@@ -41,7 +41,7 @@ func isolatedHosts(p *attachment.Parent, host string) (isolated []string, covere
 			}
 		}
 	}
-	for _, l := range p.Gateway.Listeners {
+	for _, l := range p.Gateway.AllListeners() {
 		h := l.Hostname()
 		if own[l] || !l.Serving || !ports[int32(l.Listener.Port)] || h == "" || !within(listener, h) || contains(isolated, h) {
 			continue

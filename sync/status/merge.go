@@ -26,7 +26,7 @@ func applied(kind string, rendered, live map[string]any, generation int64, contr
 		return nil, fmt.Errorf("status.conditions: %w", err)
 	}
 	switch kind {
-	case KindGateway:
+	case KindGateway, KindListenerSet:
 		listeners, _ := st["listeners"].([]any)
 		for i, l := range listeners {
 			lm, _ := l.(map[string]any)

@@ -22,6 +22,7 @@ const (
 	KindGatewayClass = "GatewayClass"
 	KindGateway      = "Gateway"
 	KindHTTPRoute    = "HTTPRoute"
+	KindListenerSet  = "ListenerSet"
 )
 
 // Resources maps each kind to its resource (the v1 API; every served version has the same status).
@@ -29,6 +30,7 @@ var Resources = map[string]schema.GroupVersionResource{
 	KindGatewayClass: {Group: gwv1.GroupName, Version: "v1", Resource: "gatewayclasses"},
 	KindGateway:      {Group: gwv1.GroupName, Version: "v1", Resource: "gateways"},
 	KindHTTPRoute:    {Group: gwv1.GroupName, Version: "v1", Resource: "httproutes"},
+	KindListenerSet:  {Group: gwv1.GroupName, Version: "v1", Resource: "listenersets"},
 }
 
 // Object is one object whose status to write.
@@ -46,7 +48,7 @@ func (o Object) String() string {
 	return o.Kind + " " + o.Namespace + "/" + o.Name
 }
 
-// FromStream returns the GatewayClasses, Gateways and HTTPRoutes of a rendered stream that carry the render's
+// FromStream returns the GatewayClasses, Gateways, ListenerSets and HTTPRoutes of a rendered stream that carry the render's
 // status annotation and are not local-config, in stream order; namespaced ones only when inScope says their
 // namespace is covered.
 func FromStream(nodes []*yaml.RNode, inScope func(namespace string) bool) []Object {

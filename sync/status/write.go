@@ -1,4 +1,4 @@
-// Package status writes the render's would-be status of GatewayClasses, Gateways and HTTPRoutes to their
+// Package status writes the render's would-be status of GatewayClasses, Gateways, ListenerSets and HTTPRoutes to their
 // status subresource (`gateway2tyk sync --write-status`), where kubectl, k9s, Headlamp and Argo CD's health
 // checks read it. The render decides every condition; this package only stamps what the render cannot know:
 // observedGeneration (the live object's metadata.generation) and lastTransitionTime (kept while a condition's
@@ -96,7 +96,7 @@ func (w *Writer) Write(ctx context.Context, objects []Object) *Report {
 }
 
 func order(kind string) int {
-	return map[string]int{KindGatewayClass: 0, KindGateway: 1, KindHTTPRoute: 2}[kind]
+	return map[string]int{KindGatewayClass: 0, KindGateway: 1, KindListenerSet: 2, KindHTTPRoute: 3}[kind]
 }
 
 func (w *Writer) write(ctx context.Context, o Object, controllers map[string]bool) (string, error) {
@@ -156,20 +156,23 @@ func (w *Writer) write(ctx context.Context, o Object, controllers map[string]boo
 	}
 }
 
-// Discover finds, in a cluster, the GatewayClasses (all) and the Gateways and HTTPRoutes of the namespaces
+// Discover finds, in a cluster, the GatewayClasses (all) and the Gateways, ListenerSets and HTTPRoutes of the namespaces
 // (every namespace when none is given) that carry the render's status annotation.
 func Discover(ctx context.Context, c Client, namespaces []string) ([]Object, error) {
 	if len(namespaces) == 0 {
 		namespaces = []string{""}
 	}
 	var out []Object
-	for _, kind := range []string{KindGatewayClass, KindGateway, KindHTTPRoute} {
+	for _, kind := range []string{KindGatewayClass, KindGateway, KindListenerSet, KindHTTPRoute} {
 		scopes := namespaces
 		if kind == KindGatewayClass {
 			scopes = []string{""}
 		}
 		for _, ns := range scopes {
 			items, err := c.List(ctx, Resources[kind], ns)
+			if err != nil && kind == KindListenerSet && apierrors.IsNotFound(err) {
+				break // a cluster whose Gateway API CRDs predate ListenerSets (v1.5) has none to write
+			}
 			if err != nil {
 				where := "every namespace"
 				if ns != "" {

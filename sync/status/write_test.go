@@ -26,6 +26,7 @@ type fakeClient struct {
 	conflict int   // applies to refuse with a conflict
 	failGet  error // every Get fails with it
 	rv       int
+	missing  schema.GroupVersionResource // a resource the cluster does not serve (List answers 404)
 }
 
 func key(gvr schema.GroupVersionResource, ns, name string) string {
@@ -44,6 +45,9 @@ func (f *fakeClient) Get(_ context.Context, gvr schema.GroupVersionResource, ns,
 }
 
 func (f *fakeClient) List(_ context.Context, gvr schema.GroupVersionResource, ns string) ([]unstructured.Unstructured, error) {
+	if gvr == f.missing {
+		return nil, apierrors.NewNotFound(gvr.GroupResource(), "")
+	}
 	var out []unstructured.Unstructured
 	for _, o := range f.objects {
 		if o.GetKind() == kindOf(gvr) && (ns == "" || o.GetNamespace() == ns) {
@@ -305,6 +309,10 @@ kind: Gateway
 metadata: {name: edge, namespace: shop, annotations: {gateway2tyk.io/status: '{}'}}
 ---
 apiVersion: gateway.networking.k8s.io/v1
+kind: ListenerSet
+metadata: {name: shop-listeners, namespace: shop, annotations: {gateway2tyk.io/status: '{"conditions":[]}'}}
+---
+apiVersion: gateway.networking.k8s.io/v1
 kind: HTTPRoute
 metadata: {name: blog, namespace: blog, annotations: {gateway2tyk.io/status: '{"parents":[]}'}}
 ---
@@ -326,13 +334,22 @@ metadata: {name: other, namespace: shop, annotations: {gateway2tyk.io/status: '{
 	assert.Equal(t, []Object{
 		{Kind: KindGatewayClass, Name: "tyk", Status: `{"conditions":[]}`},
 		{Kind: KindGateway, Namespace: "shop", Name: "edge", Status: `{}`},
+		{Kind: KindListenerSet, Namespace: "shop", Name: "shop-listeners", Status: `{"conditions":[]}`},
 	}, got)
 
 	var objs []*unstructured.Unstructured
-	for _, n := range nodes[:4] {
+	for _, n := range nodes[:5] {
 		objs = append(objs, object(t, n.MustString()))
 	}
 	found, err := Discover(context.Background(), newFake(objs...), []string{"shop"})
+	require.NoError(t, err)
+	assert.Equal(t, []Object{{Kind: KindGatewayClass, Name: "tyk"}, {Kind: KindGateway, Namespace: "shop", Name: "edge"},
+		{Kind: KindListenerSet, Namespace: "shop", Name: "shop-listeners"}}, found)
+
+	// A cluster whose Gateway API CRDs predate ListenerSets answers their list 404: none to write, not an error.
+	f := newFake(objs...)
+	f.missing = Resources[KindListenerSet]
+	found, err = Discover(context.Background(), f, []string{"shop"})
 	require.NoError(t, err)
 	assert.Equal(t, []Object{{Kind: KindGatewayClass, Name: "tyk"}, {Kind: KindGateway, Namespace: "shop", Name: "edge"}}, found)
 }

@@ -11,7 +11,7 @@ import (
 // admits implements a listener's allowedRoutes for an HTTPRoute: the kind must be among the listener's
 // supported kinds, and the route's namespace must be allowed by namespaces.from:
 //
-//   - Same (the default): the Gateway's own namespace;
+//   - Same (the default): the Gateway's own namespace (a ListenerSet's listener: the set's);
 //   - All: any namespace;
 //   - Selector: a namespace whose labels match the selector. A namespace's labels are those of the Namespace
 //     object in the input plus kubernetes.io/metadata.name, which the API server sets on every namespace.
@@ -26,6 +26,9 @@ func admits(l *Listener, hr *gwv1.HTTPRoute, g *Gateway, inv *inventory.Inventor
 	case gwv1.NamespacesFromAll:
 		return true
 	case gwv1.NamespacesFromSame:
+		if l.Set != nil {
+			return hr.Namespace == l.Set.Set.Namespace // a ListenerSet's listener: the set's namespace
+		}
 		return hr.Namespace == g.Gateway.Namespace
 	case gwv1.NamespacesFromSelector:
 		if ns.Selector == nil {

@@ -28,13 +28,18 @@ func Attach(inv *inventory.Inventory, controllerName string, env Environment) *R
 		res.Gateways = append(res.Gateways, g)
 		res.GatewaysByName[g.Key()] = g
 	}
-	res.ListenerSets = ourListenerSets(inv, res.GatewaysByName)
+	res.ListenerSets = ourListenerSets(inv, res.GatewaysByName, env.ListenerSets())
+	res.ListenerSetsByName = map[types.NamespacedName]*ListenerSet{}
+	for _, ls := range res.ListenerSets {
+		res.ListenerSetsByName[ls.Key()] = ls
+	}
+	attachListenerSets(res.ListenerSets, inv, env.FrontendValidation())
 	for _, hr := range inv.RouteList {
-		if r := attachRoute(hr, res.GatewaysByName, inv, env); r != nil {
+		if r := attachRoute(hr, res.GatewaysByName, res.ListenerSetsByName, inv, env); r != nil {
 			res.Routes = append(res.Routes, r)
 		}
 		res.MissingParents = append(res.MissingParents, missingParents(hr, inv)...)
-		res.ListenerSetParents = append(res.ListenerSetParents, listenerSetParents(hr, inv, res.GatewaysByName)...)
+		res.ListenerSetParents = append(res.ListenerSetParents, listenerSetParents(hr, res.ListenerSetsByName)...)
 	}
 	return res
 }
@@ -58,7 +63,7 @@ func missingParents(hr *gwv1.HTTPRoute, inv *inventory.Inventory) []MissingParen
 // says it; counting again starts from zero.
 func CountAttachedRoutes(res *Result, accepted func(*Parent) bool) {
 	for _, g := range res.Gateways {
-		for _, l := range g.Listeners {
+		for _, l := range g.AllListeners() {
 			l.AttachedRoutes = 0
 		}
 	}

@@ -1152,6 +1152,7 @@ type fakeEnv struct {
 	h2c            bool
 	frontend       bool
 	tlsPolicies    bool
+	listenerSets   bool
 }
 
 func (e fakeEnv) ClassParameters(*gwv1.GatewayClass) string { return e.classInvalid }
@@ -1163,6 +1164,8 @@ func (e fakeEnv) H2CBackends() bool { return e.h2c }
 func (e fakeEnv) BackendTLSPolicies() bool { return e.tlsPolicies }
 
 func (e fakeEnv) FrontendValidation() bool { return e.frontend }
+
+func (e fakeEnv) ListenerSets() bool { return e.listenerSets }
 
 func (e fakeEnv) Infrastructure(*gwv1.Gateway) Infrastructure {
 	if e.infra != nil {
@@ -1332,7 +1335,7 @@ func attach(t *testing.T, env Environment, objs ...any) *Result {
 	inv := inventory.New()
 	for _, o := range objs {
 		switch o.(type) {
-		case *gwv1.Gateway, *gwv1.HTTPRoute:
+		case *gwv1.Gateway, *gwv1.HTTPRoute, *gwv1.ListenerSet:
 			require.NoError(t, apiserver.Default(apiserver.Standard, o))
 		}
 		require.True(t, inv.Add(o), "add %T", o)

@@ -19,7 +19,7 @@ import (
 // ReferenceGrant (else RefNotPermitted, checked first, since without the grant the Secret may not even be
 // looked at); the Secret must exist, be of type kubernetes.io/tls, and hold a certificate and key that parse
 // and match (else InvalidCertificateRef).
-func resolveCertificates(gw *gwv1.Gateway, ln gwv1.Listener, p *problem, inv *inventory.Inventory) []*corev1.Secret {
+func resolveCertificates(owner refFrom, ln gwv1.Listener, p *problem, inv *inventory.Inventory) []*corev1.Secret {
 	if ln.TLS == nil || len(ln.TLS.CertificateRefs) == 0 {
 		p.add(string(gwv1.ListenerReasonInvalidCertificateRef), "an HTTPS listener needs tls.certificateRefs")
 		return nil
@@ -33,7 +33,7 @@ func resolveCertificates(gw *gwv1.Gateway, ln gwv1.Listener, p *problem, inv *in
 		if ref.Kind != nil {
 			kind = string(*ref.Kind)
 		}
-		ns := gw.Namespace
+		ns := owner.namespace
 		if ref.Namespace != nil {
 			ns = string(*ref.Namespace)
 		}
@@ -42,11 +42,10 @@ func resolveCertificates(gw *gwv1.Gateway, ln gwv1.Listener, p *problem, inv *in
 			p.add(string(gwv1.ListenerReasonInvalidCertificateRef), "%s: only core Secrets can hold certificates", name)
 			continue
 		}
-		if !permitted(refFrom{inventory.GatewayGroup, inventory.KindGateway, gw.Namespace},
-			refTo{"", inventory.KindSecret, ns, string(ref.Name)}, inv) {
+		if !permitted(owner, refTo{"", inventory.KindSecret, ns, string(ref.Name)}, inv) {
 			p.add(string(gwv1.ListenerReasonRefNotPermitted),
-				"%s is in another namespace and no ReferenceGrant in %s allows Gateways from %s to refer to it",
-				name, ns, gw.Namespace)
+				"%s is in another namespace and no ReferenceGrant in %s allows %ss from %s to refer to it",
+				name, ns, owner.kind, owner.namespace)
 			continue
 		}
 		secret := inv.Secrets[types.NamespacedName{Namespace: ns, Name: string(ref.Name)}]

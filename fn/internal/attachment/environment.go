@@ -27,6 +27,9 @@ type Environment interface {
 	// (UnsupportedProtocol; the gateway-api profile: Tyk cannot verify a backend as a policy asks), rather than
 	// reached as any other (the reference reads no BackendTLSPolicy).
 	BackendTLSPolicies() bool
+	// ListenerSets says whether the ListenerSets of our Gateways are served (listenerset.go; the gateway-api
+	// profile), rather than warned about (the reference knows none).
+	ListenerSets() bool
 }
 
 // Infrastructure is what the implementation knows about a Gateway's data plane.

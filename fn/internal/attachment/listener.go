@@ -74,7 +74,7 @@ func buildListeners(gw *gwv1.Gateway, svc *corev1.Service, inv *inventory.Invent
 				"route kinds not supported on a %s listener: %s", ln.Protocol, strings.Join(invalidKinds, ", "))
 		}
 		if ln.Protocol == gwv1.HTTPSProtocolType {
-			l.Certificates = resolveCertificates(gw, ln, &p.resolvedRefs, inv)
+			l.Certificates = resolveCertificates(refFrom{inventory.GatewayGroup, inventory.KindGateway, gw.Namespace}, ln, &p.resolvedRefs, inv)
 			if frontend {
 				l.ClientCAs = resolveClientCAs(gw, ln, p, inv)
 			}

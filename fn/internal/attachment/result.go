@@ -21,10 +21,11 @@ type Result struct {
 	// read): the route is attached to nothing through them, which is worth a warning (a typo in the name or
 	// namespace, or a Gateway left out of the input). Sorted by route, then parentRef.
 	MissingParents []MissingParent
-	// ListenerSets are the ListenerSets whose parentRef names one of our Gateways, sorted by namespace and name,
-	// and ListenerSetParents the parentRefs, of any route, to one of them: ListenerSets are not served yet
-	// (listenerset.go), which both are told.
-	ListenerSets       []*gwv1.ListenerSet
+	// ListenerSets are the ListenerSets whose parentRef names one of our Gateways, sorted by namespace and name
+	// (listenerset.go), and ListenerSetsByName indexes them. ListenerSetParents are the parentRefs, of any route,
+	// to one of them where the profile does not serve ListenerSets, which both are told.
+	ListenerSets       []*ListenerSet
+	ListenerSetsByName map[types.NamespacedName]*ListenerSet
 	ListenerSetParents []ListenerSetParent
 }
 
@@ -58,10 +59,37 @@ type Gateway struct {
 	Infrastructure Infrastructure
 	// Usable is false when routes cannot attach at all: the class is not accepted or the Gateway's parameters
 	// cannot be read.
-	Usable     bool
-	Addresses  []gwv1.GatewayStatusAddress
+	Usable    bool
+	Addresses []gwv1.GatewayStatusAddress
+	// Listeners are the Gateway's own listeners, in spec order; Sets the ListenerSets of the Gateway that the
+	// profile serves, in Gateway API's precedence, whose allowed ones add their listeners (AllListeners).
 	Listeners  []*Listener
+	Sets       []*ListenerSet
 	Conditions []metav1.Condition
+}
+
+// AllListeners is the merged list of the Gateway's listeners, its own and those of the ListenerSets it allows,
+// in Gateway API's precedence.
+func (g *Gateway) AllListeners() []*Listener {
+	if len(g.Sets) == 0 {
+		return g.Listeners
+	}
+	out := append([]*Listener(nil), g.Listeners...)
+	for _, s := range g.Sets {
+		out = append(out, s.Listeners...)
+	}
+	return out
+}
+
+// AttachedListenerSets is how many ListenerSets the Gateway accepts (status.attachedListenerSets).
+func (g *Gateway) AttachedListenerSets() int32 {
+	var n int32
+	for _, s := range g.Sets {
+		if s.Accepted {
+			n++
+		}
+	}
+	return n
 }
 
 // Key is the Gateway's namespaced name.
@@ -71,7 +99,9 @@ func (g *Gateway) Key() types.NamespacedName {
 
 // Listener is one listener of a Gateway, with its status.
 type Listener struct {
-	Listener       gwv1.Listener
+	Listener gwv1.Listener
+	// Set is the ListenerSet the listener is of, nil for the Gateway's own.
+	Set            *ListenerSet
 	SupportedKinds []gwv1.RouteGroupKind
 	// Serving is true when the listener is accepted and not conflicted: routes attached to it are served.
 	Serving bool
@@ -116,6 +146,8 @@ type Parent struct {
 	// Ref is the parentRef with its CRD defaults.
 	Ref     gwv1.ParentReference
 	Gateway *Gateway
+	// ListenerSet is the ListenerSet the parentRef names (kind ListenerSet), nil for a Gateway.
+	ListenerSet *ListenerSet
 	// Accepted is the route's Accepted condition for this parent, as attachment decides it.
 	Accepted metav1.Condition
 	// Admitting are the listeners that admit the route through this parentRef (allowedRoutes, sectionName and

@@ -18,14 +18,18 @@ const (
 
 // attachRoute resolves an HTTPRoute against our Gateways; it returns nil when no parentRef points at one of
 // them (the route is another controller's business, and gets no status from us).
-func attachRoute(hr *gwv1.HTTPRoute, gateways map[types.NamespacedName]*Gateway, inv *inventory.Inventory, env Environment) *Route {
+func attachRoute(hr *gwv1.HTTPRoute, gateways map[types.NamespacedName]*Gateway, sets map[types.NamespacedName]*ListenerSet,
+	inv *inventory.Inventory, env Environment) *Route {
 	r := &Route{Route: hr}
 	for i, ref := range hr.Spec.ParentRefs {
-		g := parentGateway(ref, hr.Namespace, gateways)
-		if g == nil {
+		if g := parentGateway(ref, hr.Namespace, gateways); g != nil {
+			r.Parents = append(r.Parents, attachParent(hr, i, ref, g, nil, inv))
 			continue
 		}
-		r.Parents = append(r.Parents, attachParent(hr, i, ref, g, inv))
+		nn, ok := parentRefTo(ref, hr.Namespace, inventory.KindListenerSet)
+		if s := sets[nn]; ok && s != nil && s.Served {
+			r.Parents = append(r.Parents, attachParent(hr, i, ref, s.Gateway, s, inv))
+		}
 	}
 	if len(r.Parents) == 0 {
 		return nil
@@ -61,26 +65,34 @@ func parentRefTo(ref gwv1.ParentReference, routeNamespace, kind string) (types.N
 // listeners down: a usable Gateway, listeners selected by sectionName and port (NoMatchingParent), listeners
 // whose allowedRoutes admit the route (NotAllowedByListeners), listeners sharing a hostname with the route
 // (NoMatchingListenerHostname), and at least one of those serving.
-func attachParent(hr *gwv1.HTTPRoute, index int, ref gwv1.ParentReference, g *Gateway, inv *inventory.Inventory) *Parent {
-	p := &Parent{Index: index, Ref: ref, Gateway: g}
+func attachParent(hr *gwv1.HTTPRoute, index int, ref gwv1.ParentReference, g *Gateway, set *ListenerSet, inv *inventory.Inventory) *Parent {
+	p := &Parent{Index: index, Ref: ref, Gateway: g, ListenerSet: set}
 	gen := hr.Generation
 	reject := func(reason gwv1.RouteConditionReason, format string, args ...any) *Parent {
 		p.Accepted = status.Condition(rcAccepted, false, string(reason), fmt.Sprintf(format, args...), gen)
 		return p
 	}
-	gwName := g.Gateway.Namespace + "/" + g.Gateway.Name
+	gwName := "Gateway " + g.Gateway.Namespace + "/" + g.Gateway.Name
+	listeners := g.Listeners
+	if set != nil {
+		gwName, listeners = set.Description(), set.Listeners
+	}
 	if !g.Usable {
-		return reject(gwv1.RouteReasonNoMatchingParent, "Gateway %s cannot be used: %s", gwName,
+		return reject(gwv1.RouteReasonNoMatchingParent, "Gateway %s/%s cannot be used: %s", g.Gateway.Namespace, g.Gateway.Name,
 			status.Find(g.Conditions, condAccepted).Message)
 	}
-	selected := selectedListeners(ref, g)
+	if set != nil && !set.Allowed {
+		return reject(gwv1.RouteReasonNoMatchingParent, "%s is not accepted: %s", gwName,
+			status.Find(set.Conditions, string(gwv1.ListenerSetConditionAccepted)).Message)
+	}
+	selected := selectedListeners(ref, listeners)
 	if len(selected) == 0 {
-		return reject(gwv1.RouteReasonNoMatchingParent, "Gateway %s has no listener that matches %s", gwName, describeSection(ref))
+		return reject(gwv1.RouteReasonNoMatchingParent, "%s has no listener that matches %s", gwName, describeSection(ref))
 	}
 	admitting := filterListeners(selected, func(l *Listener) bool { return admits(l, hr, g, inv) })
 	if len(admitting) == 0 {
 		return reject(gwv1.RouteReasonNotAllowedByListeners,
-			"the allowedRoutes of the listeners of Gateway %s (%s) do not admit HTTPRoutes from namespace %s",
+			"the allowedRoutes of the listeners of %s (%s) do not admit HTTPRoutes from namespace %s",
 			gwName, listenerNames(selected), hr.Namespace)
 	}
 	routeHosts := routeHostnames(hr)
@@ -98,21 +110,21 @@ func attachParent(hr *gwv1.HTTPRoute, index int, ref gwv1.ParentReference, g *Ga
 	p.Admitting = matched
 	if len(matched) == 0 {
 		return reject(gwv1.RouteReasonNoMatchingListenerHostname,
-			"no hostname of the route (%s) matches the hostname of a listener of Gateway %s (%s)",
+			"no hostname of the route (%s) matches the hostname of a listener of %s (%s)",
 			strings.Join(routeHosts, ", "), gwName, listenerHostnames(admitting))
 	}
 	if len(p.Listeners) == 0 {
 		return reject(gwv1.RouteReasonNoMatchingParent,
-			"the listeners of Gateway %s that admit the route (%s) are not accepted", gwName, listenerNames(matched))
+			"the listeners of %s that admit the route (%s) are not accepted", gwName, listenerNames(matched))
 	}
 	p.Accepted = status.Condition(rcAccepted, true, string(gwv1.RouteReasonAccepted),
-		fmt.Sprintf("attached to Gateway %s through %s", gwName, listenerNames(attachedListeners(p.Listeners))), gen)
+		fmt.Sprintf("attached to %s through %s", gwName, listenerNames(attachedListeners(p.Listeners))), gen)
 	return p
 }
 
 // selectedListeners applies a parentRef's sectionName and port: each, when set, must match the listener.
-func selectedListeners(ref gwv1.ParentReference, g *Gateway) []*Listener {
-	return filterListeners(g.Listeners, func(l *Listener) bool {
+func selectedListeners(ref gwv1.ParentReference, listeners []*Listener) []*Listener {
+	return filterListeners(listeners, func(l *Listener) bool {
 		if ref.SectionName != nil && *ref.SectionName != l.Listener.Name {
 			return false
 		}

@@ -112,6 +112,10 @@ func (e Environment) FrontendValidation() bool { return e.gatewayAPI }
 // BackendTLSPolicy targets, which Tyk cannot reach as the policy asks; the reference reads no BackendTLSPolicy.
 func (e Environment) BackendTLSPolicies() bool { return e.gatewayAPI }
 
+// ListenerSets implements attachment.Environment: the gateway-api profile serves the ListenerSets of our Gateways
+// (their listeners are the Gateway's, routes attach to them, and they get a status); Tyk Operator 1.6 knows none.
+func (e Environment) ListenerSets() bool { return e.gatewayAPI }
+
 // SharedDataPlaneServes implements translate.DataPlanes: in the gateway-api profile, when two parents of a route
 // share a data plane, the API rendered for one serves the other too (the same Tyk Gateways answer both
 // Gateways' addresses, and Tyk cannot tell them apart), so both are accepted; the reference accepts only one

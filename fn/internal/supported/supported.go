@@ -61,6 +61,10 @@ var gatewayAPI = []features.FeatureName{
 	// for an allowed origin's preflight and response header transforms that echo it (translate's cors.go), on every
 	// release that loads the rendered APIs (e2e TestRealTykCORS: the 5.4 line, v5.8.11, v5.14.0)
 	features.SupportHTTPRouteCORS,
+	// a ListenerSet's listeners are its Gateway's (attachment's listenerset.go), which are custom domains (and
+	// ports) of the APIs to Tyk, on every release that loads the rendered APIs; the 12 ListenerSet tests of the
+	// suite that need no TLSRoute pass on v5.14.0
+	features.SupportListenerSet,
 }
 
 // timeouts are listed when the APIs are for Tyk 5.14 or later (spec.tykVersion not older), which takes the
