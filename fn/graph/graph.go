@@ -331,7 +331,11 @@ func (b *builder) api(api *translate.API) {
 	case translate.RoleRouter:
 		lines = append(lines, "router: sends each request to the rule whose match takes it")
 	case translate.RoleInternal:
-		lines = append(lines, fmt.Sprintf("internal: spec.rules[%d], reached through the router", api.Rules[0]))
+		line := fmt.Sprintf("internal: spec.rules[%d], reached through the router", api.Rules[0])
+		if part := api.Part(); part != "" {
+			line += ", for " + part // which requests of the rule (a CORS filter's preflights, ...)
+		}
+		lines = append(lines, line)
 	case translate.RoleNoRule:
 		lines = append(lines, "internal: 404 for what no rule matches")
 	}
