@@ -131,18 +131,15 @@ func listenerSetStatus(ls *attachment.ListenerSet) gwv1.ListenerSetStatus {
 }
 
 // listenerSetHealth is the ListenerSet's own conditions, then each listener's.
-func listenerSetHealth(ls *attachment.ListenerSet) string {
-	scopes := []status.Scope{{Conditions: ls.Conditions}}
-	for _, l := range ls.Listeners {
-		scopes = append(scopes, status.Scope{Name: "listener " + string(l.Listener.Name), Conditions: l.Conditions})
-	}
-	return status.Health(scopes...)
-}
+func listenerSetHealth(ls *attachment.ListenerSet) string { return healthWithListeners(ls.Conditions, ls.Listeners) }
 
 // gatewayHealth is the Gateway's own conditions, then each listener's.
-func gatewayHealth(g *attachment.Gateway) string {
-	scopes := []status.Scope{{Conditions: g.Conditions}}
-	for _, l := range g.Listeners {
+func gatewayHealth(g *attachment.Gateway) string { return healthWithListeners(g.Conditions, g.Listeners) }
+
+// healthWithListeners is an object's own conditions, then each of its listeners'.
+func healthWithListeners(conds []metav1.Condition, listeners []*attachment.Listener) string {
+	scopes := []status.Scope{{Conditions: conds}}
+	for _, l := range listeners {
 		scopes = append(scopes, status.Scope{Name: "listener " + string(l.Listener.Name), Conditions: l.Conditions})
 	}
 	return status.Health(scopes...)

@@ -61,14 +61,7 @@ func gatewayConditions(g *Gateway) []metav1.Condition {
 		return conds
 	}
 
-	var valid, invalid []string
-	for _, l := range g.Listeners {
-		if l.Valid {
-			valid = append(valid, string(l.Listener.Name))
-		} else {
-			invalid = append(invalid, string(l.Listener.Name))
-		}
-	}
+	valid, invalid := validity(g.Listeners)
 	switch {
 	case len(invalid) == 0:
 		status.Set(&conds, status.Condition(condAccepted, true, string(gwv1.GatewayReasonAccepted),

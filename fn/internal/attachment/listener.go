@@ -67,25 +67,50 @@ func buildListeners(gw *gwv1.Gateway, svc *corev1.Service, inv *inventory.Invent
 		if c, ok := conflicts[i]; ok {
 			p.conflicted.add(c.reason, "%s", c.message)
 		}
-		var invalidKinds []string
-		l.SupportedKinds, invalidKinds = supportedKinds(ln)
-		if len(invalidKinds) > 0 {
-			p.resolvedRefs.add(string(gwv1.ListenerReasonInvalidRouteKinds),
-				"route kinds not supported on a %s listener: %s", ln.Protocol, strings.Join(invalidKinds, ", "))
-		}
-		if ln.Protocol == gwv1.HTTPSProtocolType {
-			l.Certificates = resolveCertificates(refFrom{inventory.GatewayGroup, inventory.KindGateway, gw.Namespace}, ln, &p.resolvedRefs, inv)
-			if frontend {
-				l.ClientCAs = resolveClientCAs(gw, ln, p, inv)
-			}
-		}
-		l.Conditions = listenerConditions(p, gw.Generation)
-		l.Fields = problemFields(p)
-		l.Serving = p.accepted.reason == "" && p.conflicted.reason == ""
-		l.Valid = l.Serving && p.resolvedRefs.reason == ""
+		l.resolveRefs(refFrom{inventory.GatewayGroup, inventory.KindGateway, gw.Namespace}, gw, p, inv, frontend)
+		l.decide(p, gw.Generation)
 		out[i] = l
 	}
 	return out
+}
+
+// resolveRefs checks what the listener refers to: its route kinds, and an HTTPS listener's certificates (refs of
+// owner, the Gateway or ListenerSet whose namespace they default to) and the CA certificates client certificates
+// are checked against (the Gateway's spec.tls.frontend, with frontend).
+func (l *Listener) resolveRefs(owner refFrom, gw *gwv1.Gateway, p *listenerProblems, inv *inventory.Inventory, frontend bool) {
+	ln := l.Listener
+	var invalidKinds []string
+	l.SupportedKinds, invalidKinds = supportedKinds(ln)
+	if len(invalidKinds) > 0 {
+		p.resolvedRefs.add(string(gwv1.ListenerReasonInvalidRouteKinds),
+			"route kinds not supported on a %s listener: %s", ln.Protocol, strings.Join(invalidKinds, ", "))
+	}
+	if ln.Protocol == gwv1.HTTPSProtocolType {
+		l.Certificates = resolveCertificates(owner, ln, &p.resolvedRefs, inv)
+		if frontend {
+			l.ClientCAs = resolveClientCAs(gw, ln, p, inv)
+		}
+	}
+}
+
+// decide writes the listener's conditions from its problems, and whether it serves routes and is valid.
+func (l *Listener) decide(p *listenerProblems, gen int64) {
+	l.Conditions = listenerConditions(p, gen)
+	l.Fields = problemFields(p)
+	l.Serving = p.accepted.reason == "" && p.conflicted.reason == ""
+	l.Valid = l.Serving && p.resolvedRefs.reason == ""
+}
+
+// validity lists the names of the valid and of the other listeners.
+func validity(listeners []*Listener) (valid, invalid []string) {
+	for _, l := range listeners {
+		if l.Valid {
+			valid = append(valid, string(l.Listener.Name))
+		} else {
+			invalid = append(invalid, string(l.Listener.Name))
+		}
+	}
+	return valid, invalid
 }
 
 // problemFields are the Gateway fields outside the listener that its conditions are about, by condition type.

@@ -135,14 +135,7 @@ func (s *ListenerSet) decide(inv *inventory.Inventory, frontend bool, claimed []
 		both(false, gwv1.ListenerSetReasonParentNotAccepted, why, why)
 		return
 	}
-	var valid, invalid []string
-	for _, l := range s.Listeners {
-		if l.Valid {
-			valid = append(valid, string(l.Listener.Name))
-		} else {
-			invalid = append(invalid, string(l.Listener.Name))
-		}
-	}
+	valid, invalid := validity(s.Listeners)
 	switch {
 	case len(valid) == 0:
 		why := "no listener is valid: " + strings.Join(invalid, ", ")
@@ -205,26 +198,12 @@ func buildSetListeners(s *ListenerSet, svc *corev1.Service, inv *inventory.Inven
 		} else if why := portUnavailable(ln.Port, svc); why != "" {
 			p.accepted.add(string(gwv1.ListenerReasonPortUnavailable), "%s", why)
 		}
-		var invalidKinds []string
-		l.SupportedKinds, invalidKinds = supportedKinds(ln)
-		if len(invalidKinds) > 0 {
-			p.resolvedRefs.add(string(gwv1.ListenerReasonInvalidRouteKinds),
-				"route kinds not supported on a %s listener: %s", ln.Protocol, strings.Join(invalidKinds, ", "))
-		}
-		if ln.Protocol == gwv1.HTTPSProtocolType {
-			l.Certificates = resolveCertificates(owner, ln, &p.resolvedRefs, inv)
-			if frontend {
-				l.ClientCAs = resolveClientCAs(s.Gateway.Gateway, ln, &p, inv)
-			}
-		}
-		l.Conditions = listenerConditions(&p, s.Set.Generation)
+		l.resolveRefs(owner, s.Gateway.Gateway, &p, inv, frontend)
+		l.decide(&p, s.Set.Generation)
 		if p.conflicted.reason != "" {
 			// Gateway API asks a ListenerSet's conflicted listener for the conflict's reason here too.
 			status.Set(&l.Conditions, status.Condition(lcProgrammed, false, p.conflicted.reason, p.conflicted.message(), s.Set.Generation))
 		}
-		l.Fields = problemFields(&p)
-		l.Serving = p.accepted.reason == "" && p.conflicted.reason == ""
-		l.Valid = l.Serving && p.resolvedRefs.reason == ""
 		out = append(out, l)
 	}
 	return out
