@@ -131,10 +131,14 @@ func listenerSetStatus(ls *attachment.ListenerSet) gwv1.ListenerSetStatus {
 }
 
 // listenerSetHealth is the ListenerSet's own conditions, then each listener's.
-func listenerSetHealth(ls *attachment.ListenerSet) string { return healthWithListeners(ls.Conditions, ls.Listeners) }
+func listenerSetHealth(ls *attachment.ListenerSet) string {
+	return healthWithListeners(ls.Conditions, ls.Listeners)
+}
 
 // gatewayHealth is the Gateway's own conditions, then each listener's.
-func gatewayHealth(g *attachment.Gateway) string { return healthWithListeners(g.Conditions, g.Listeners) }
+func gatewayHealth(g *attachment.Gateway) string {
+	return healthWithListeners(g.Conditions, g.Listeners)
+}
 
 // healthWithListeners is an object's own conditions, then each of its listeners'.
 func healthWithListeners(conds []metav1.Condition, listeners []*attachment.Listener) string {

@@ -74,7 +74,7 @@ func httpOwnPorts(res *attachment.Result) map[string]bool {
 		if dp == "" {
 			continue
 		}
-		for _, l := range g.Gateway.Spec.Listeners {
+		for _, l := range listenerSpecs(g) {
 			if l.Protocol != gwv1.HTTPProtocolType {
 				continue
 			}
@@ -92,6 +92,18 @@ func httpOwnPorts(res *attachment.Result) map[string]bool {
 	out := map[string]bool{}
 	for dp, on := range ports {
 		out[dp] = len(on) > 1 && !unknown[dp]
+	}
+	return out
+}
+
+// listenerSpecs are the Gateway's listeners as its spec and those of the ListenerSets it allows give them (a
+// ListenerSet's listeners are the Gateway's too).
+func listenerSpecs(g *attachment.Gateway) []gwv1.Listener {
+	out := g.Gateway.Spec.Listeners
+	for _, s := range g.Sets {
+		for _, l := range s.Listeners {
+			out = append(out[:len(out):len(out)], l.Listener)
+		}
 	}
 	return out
 }

@@ -16,8 +16,9 @@ const (
 	rcResolvedRefs = string(gwv1.RouteConditionResolvedRefs)
 )
 
-// attachRoute resolves an HTTPRoute against our Gateways; it returns nil when no parentRef points at one of
-// them (the route is another controller's business, and gets no status from us).
+// attachRoute resolves an HTTPRoute against our Gateways and the ListenerSets of them the profile serves; it
+// returns nil when no parentRef points at one of them (the route is another controller's business, and gets no
+// status from us).
 func attachRoute(hr *gwv1.HTTPRoute, gateways map[types.NamespacedName]*Gateway, sets map[types.NamespacedName]*ListenerSet,
 	inv *inventory.Inventory, env Environment) *Route {
 	r := &Route{Route: hr}
@@ -61,8 +62,9 @@ func parentRefTo(ref gwv1.ParentReference, routeNamespace, kind string) (types.N
 	return nn, true
 }
 
-// attachParent decides the route's Accepted condition for one parentRef, in the order the checks narrow the
-// listeners down: a usable Gateway, listeners selected by sectionName and port (NoMatchingParent), listeners
+// attachParent decides the route's Accepted condition for one parentRef (to Gateway g, or to its ListenerSet set,
+// whose listeners alone it reaches), in the order the checks narrow the listeners down: a usable Gateway (and a
+// ListenerSet the Gateway allows), listeners selected by sectionName and port (NoMatchingParent), listeners
 // whose allowedRoutes admit the route (NotAllowedByListeners), listeners sharing a hostname with the route
 // (NoMatchingListenerHostname), and at least one of those serving.
 func attachParent(hr *gwv1.HTTPRoute, index int, ref gwv1.ParentReference, g *Gateway, set *ListenerSet, inv *inventory.Inventory) *Parent {
@@ -72,28 +74,27 @@ func attachParent(hr *gwv1.HTTPRoute, index int, ref gwv1.ParentReference, g *Ga
 		p.Accepted = status.Condition(rcAccepted, false, string(reason), fmt.Sprintf(format, args...), gen)
 		return p
 	}
-	gwName := "Gateway " + g.Gateway.Namespace + "/" + g.Gateway.Name
-	listeners := g.Listeners
+	parent, listeners := "Gateway "+g.Gateway.Namespace+"/"+g.Gateway.Name, g.Listeners
 	if set != nil {
-		gwName, listeners = set.Description(), set.Listeners
+		parent, listeners = set.Description(), set.Listeners
 	}
 	if !g.Usable {
 		return reject(gwv1.RouteReasonNoMatchingParent, "Gateway %s/%s cannot be used: %s", g.Gateway.Namespace, g.Gateway.Name,
 			status.Find(g.Conditions, condAccepted).Message)
 	}
 	if set != nil && !set.Allowed {
-		return reject(gwv1.RouteReasonNoMatchingParent, "%s is not accepted: %s", gwName,
+		return reject(gwv1.RouteReasonNoMatchingParent, "%s is not accepted: %s", parent,
 			status.Find(set.Conditions, string(gwv1.ListenerSetConditionAccepted)).Message)
 	}
 	selected := selectedListeners(ref, listeners)
 	if len(selected) == 0 {
-		return reject(gwv1.RouteReasonNoMatchingParent, "%s has no listener that matches %s", gwName, describeSection(ref))
+		return reject(gwv1.RouteReasonNoMatchingParent, "%s has no listener that matches %s", parent, describeSection(ref))
 	}
 	admitting := filterListeners(selected, func(l *Listener) bool { return admits(l, hr, g, inv) })
 	if len(admitting) == 0 {
 		return reject(gwv1.RouteReasonNotAllowedByListeners,
 			"the allowedRoutes of the listeners of %s (%s) do not admit HTTPRoutes from namespace %s",
-			gwName, listenerNames(selected), hr.Namespace)
+			parent, listenerNames(selected), hr.Namespace)
 	}
 	routeHosts := routeHostnames(hr)
 	var matched []*Listener
@@ -111,14 +112,14 @@ func attachParent(hr *gwv1.HTTPRoute, index int, ref gwv1.ParentReference, g *Ga
 	if len(matched) == 0 {
 		return reject(gwv1.RouteReasonNoMatchingListenerHostname,
 			"no hostname of the route (%s) matches the hostname of a listener of %s (%s)",
-			strings.Join(routeHosts, ", "), gwName, listenerHostnames(admitting))
+			strings.Join(routeHosts, ", "), parent, listenerHostnames(admitting))
 	}
 	if len(p.Listeners) == 0 {
 		return reject(gwv1.RouteReasonNoMatchingParent,
-			"the listeners of %s that admit the route (%s) are not accepted", gwName, listenerNames(matched))
+			"the listeners of %s that admit the route (%s) are not accepted", parent, listenerNames(matched))
 	}
 	p.Accepted = status.Condition(rcAccepted, true, string(gwv1.RouteReasonAccepted),
-		fmt.Sprintf("attached to %s through %s", gwName, listenerNames(attachedListeners(p.Listeners))), gen)
+		fmt.Sprintf("attached to %s through %s", parent, listenerNames(attachedListeners(p.Listeners))), gen)
 	return p
 }
 
