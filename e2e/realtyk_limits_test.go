@@ -201,6 +201,52 @@ func TestRealTykNoRetries(t *testing.T) {
 	t.Logf("Tyk %s: a 500 reached the client after 1 attempt; of 8 requests balanced over a live and a closed backend, %d failed and none was retried", g.Version, failed)
 }
 
+// TestRealTykNoMirror shows why HTTPRouteRequestMirror (and its multiple and percentage forms) is not claimed:
+// Tyk's OAS schema has no field that sends a copy of a request to another backend, and it refuses none it does not
+// know (x-tyk-api-gateway.json sets no additionalProperties), so a document naming a mirror the way the render
+// would (upstream.mirror, an operation's requestMirror, each with the mirror's URL) loads, and the mirror gets
+// nothing: the client is answered by the rule's backend alone.
+func TestRealTykNoMirror(t *testing.T) {
+	g := realtyk.Start(t, realtyk.Find(t))
+	var mu sync.Mutex
+	hits := map[string]int{}
+	serve := func(name string) int {
+		return startLoopbackServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			hits[name]++
+			mu.Unlock()
+			w.Header().Set("X-Backend", name)
+		}), nil)
+	}
+	app, mirror := serve("app"), serve("mirror")
+	docs, _ := renderLimits(t, g, app, closedPort(t))
+	if refusesLoadBalancing(t, g, docs) {
+		return
+	}
+	mirrorURL := fmt.Sprintf("http://127.0.0.1:%d", mirror)
+	for _, doc := range docs {
+		upstreamOf(t, doc)["mirror"] = map[string]any{"enabled": true, "url": mirrorURL, "percentage": 100}
+		tyk := doc["x-tyk-api-gateway"].(map[string]any)
+		mw, _ := tyk["middleware"].(map[string]any)
+		if mw == nil {
+			mw = map[string]any{}
+			tyk["middleware"] = mw
+		}
+		mw["global"] = map[string]any{"requestMirror": map[string]any{"enabled": true, "url": mirrorURL}}
+	}
+	replaceDocs(t, g, docs)
+	for range 4 {
+		got, err := g.Send(realtyk.Request{Method: "GET", Host: "shop.example.com", Path: "/flaky"})
+		require.NoError(t, err)
+		assert.Equal(t, "app", got.Header.Get("X-Backend"), "the rule's backend answers")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	assert.Equal(t, 4, hits["app"])
+	assert.Zero(t, hits["mirror"], "no copy of a request reached the mirror")
+	t.Logf("Tyk %s: an API naming a mirror loaded; of 4 requests the backend got %d, the mirror %d", g.Version, hits["app"], hits["mirror"])
+}
+
 // TestRealTykBackendTLS shows why BackendTLSPolicy (and BackendTLSPolicySANValidation, and
 // GatewayBackendClientCertificate, whose test needs a BackendTLSPolicy) is not claimed. A policy names the CA
 // certificates (a ConfigMap) that sign the backend's certificate and the hostname to send as server name and
