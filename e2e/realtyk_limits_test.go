@@ -247,6 +247,59 @@ func TestRealTykNoMirror(t *testing.T) {
 	t.Logf("Tyk %s: an API naming a mirror loaded; of 4 requests the backend got %d, the mirror %d", g.Version, hits["app"], hits["mirror"])
 }
 
+// TestRealTykNoHeadersPerTarget shows why HTTPRouteBackendRequestHeaderModification is not claimed: a backendRef's
+// own filters change the requests of that backend alone, and Tyk's load balancing targets are a URL and a weight
+// (x-tyk-api-gateway.json): a header transform named on a target, as a render would write one, loads (a Gateway
+// ignores the fields it does not know) and neither backend gets the header; only an operation's transform, the
+// same for every target, reaches them.
+func TestRealTykNoHeadersPerTarget(t *testing.T) {
+	g := realtyk.Start(t, realtyk.Find(t))
+	var mu sync.Mutex
+	seen := map[string][]string{}
+	serve := func(name string) int {
+		return startLoopbackServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			seen[name] = append(seen[name], r.Header.Get("X-Target"))
+			mu.Unlock()
+		}), nil)
+	}
+	app, spare := serve("app"), serve("spare")
+	docs, _ := renderLimits(t, g, app, spare)
+	if refusesLoadBalancing(t, g, docs) {
+		return
+	}
+	balanced := 0
+	for _, doc := range docs {
+		lb, _ := upstreamOf(t, doc)["loadBalancing"].(map[string]any)
+		if lb == nil {
+			continue
+		}
+		balanced++
+		targets, _ := lb["targets"].([]any)
+		for _, target := range targets {
+			tm := target.(map[string]any)
+			tm["transformRequestHeaders"] = map[string]any{"enabled": true, "add": []any{
+				map[string]any{"name": "X-Target", "value": fmt.Sprint(tm["url"])}}}
+		}
+	}
+	require.Equal(t, 1, balanced, "the API of /spread balances load")
+	replaceDocs(t, g, docs)
+	for range 8 {
+		got, err := g.Send(realtyk.Request{Method: "GET", Host: "shop.example.com", Path: "/spread"})
+		require.NoError(t, err)
+		require.Equal(t, http.StatusOK, got.Status)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	assert.Equal(t, 8, len(seen["app"])+len(seen["spare"]), "every request reached a target")
+	for name, headers := range seen {
+		for _, h := range headers {
+			assert.Empty(t, h, "%s got a header of a transform named on its target", name)
+		}
+	}
+	t.Logf("Tyk %s: 8 requests balanced over two targets (app %d, spare %d), none with the target's header", g.Version, len(seen["app"]), len(seen["spare"]))
+}
+
 // TestRealTykBackendTLS shows why BackendTLSPolicy (and BackendTLSPolicySANValidation, and
 // GatewayBackendClientCertificate, whose test needs a BackendTLSPolicy) is not claimed. A policy names the CA
 // certificates (a ConfigMap) that sign the backend's certificate and the hostname to send as server name and
