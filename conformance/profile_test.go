@@ -74,11 +74,11 @@ func TestConformanceGatewayAPIProfile(t *testing.T) {
 		// classic way (redirects that keep the request's host), so those are claimed too.
 		gwcMustListSupportedFeatures(t, w, gatewayClassName, "Gateway", "GatewayAddressEmpty", "GatewayHTTPListenerIsolation", "GatewayPort8080", "HTTPRoute",
 			"HTTPRoute303RedirectStatusCode", "HTTPRoute307RedirectStatusCode", "HTTPRoute308RedirectStatusCode",
-			"HTTPRouteBackendProtocolH2C", "HTTPRouteBackendProtocolWebSocket", "HTTPRouteBackendTimeout", "HTTPRouteDestinationPortMatching",
+			"HTTPRouteBackendProtocolH2C", "HTTPRouteBackendProtocolWebSocket", "HTTPRouteBackendTimeout", "HTTPRouteCORS", "HTTPRouteDestinationPortMatching",
 			"HTTPRouteMethodMatching", "HTTPRouteNamedRouteRule", "HTTPRouteParentRefPort", "HTTPRoutePathRedirect",
 			"HTTPRoutePathRewrite",
 			"HTTPRoutePortRedirect", "HTTPRouteQueryParamMatching", "HTTPRouteRequestTimeout", "HTTPRouteSchemeRedirect",
-			"ReferenceGrant")
+			"ListenerSet", "ReferenceGrant")
 		namespacesMustBeReady(t, w, []string{infraNamespace, appBackendNamespace, webBackendNamespace})
 	})
 
