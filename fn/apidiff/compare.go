@@ -95,11 +95,11 @@ func Compare(old, new *Snapshot, failOn map[RiskKind]bool) (*Report, error) {
 
 // compareAPI describes both documents and keeps the aspects that differ.
 func compareAPI(a, b *API) ([]AspectChange, error) {
-	before, err := Describe(a.Document, a.Base)
+	before, err := Describe(a.Document, a.Base, a.HeaderNamesKept)
 	if err != nil {
 		return nil, fmt.Errorf("API %s (old): %v", a.ID, err)
 	}
-	after, err := Describe(b.Document, b.Base)
+	after, err := Describe(b.Document, b.Base, b.HeaderNamesKept)
 	if err != nil {
 		return nil, fmt.Errorf("API %s (new): %v", b.ID, err)
 	}

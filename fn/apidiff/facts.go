@@ -11,6 +11,7 @@ import (
 
 	"github.com/gateway2tyk/gateway2tyk/fn/translate"
 	"github.com/gateway2tyk/gateway2tyk/fn/tykoas"
+	"github.com/gateway2tyk/gateway2tyk/fn/tykroute"
 )
 
 // Facts are what a reviewer reads of one API, by aspect: each aspect is a sorted list of lines, and a change is
@@ -65,8 +66,10 @@ var claimed = []string{
 }
 
 // Describe reads an emitted Tyk OAS document (tree: tykoas.ParseTree; typed: the tykoas types) into Facts. base
-// names the TykOasApiDefinition whose base document applies, "" for none.
-func Describe(document, base string) (Facts, error) {
+// names the TykOasApiDefinition whose base document applies, "" for none; kept says the Tyk Gateways keep header
+// names as written (the RenderConfig's ignoreCanonicalMIMEHeaderKey), where a header transform's name that is not
+// in canonical form adds a header beside the message's own rather than replacing it.
+func Describe(document, base string, kept bool) (Facts, error) {
 	tree, err := tykoas.ParseTree([]byte(document))
 	if err != nil {
 		return nil, err
@@ -79,7 +82,7 @@ func Describe(document, base string) (Facts, error) {
 		return nil, err
 	}
 	f := Facts{}
-	describeOperations(f, tree, typed.Tyk)
+	describeOperations(f, tree, typed.Tyk, kept)
 	f[AspectUpstream] = upstreamTargets(typed.Tyk.Upstream)
 	f[AspectAuthentication] = append(f[AspectAuthentication], authentication(tree))
 	if base == "" {
@@ -113,7 +116,7 @@ type behaviour struct {
 // describeOperations reads the behaviour of every method from the OpenAPI operations and their Tyk middleware
 // (keyed by operationId). A method with no operation is proxied without middleware; a mock response answers
 // instead of the upstream: 404 is a method no rule matches, a 3xx with Location a redirect.
-func describeOperations(f Facts, tree map[string]any, x tykoas.XTykAPIGateway) {
+func describeOperations(f Facts, tree map[string]any, x tykoas.XTykAPIGateway, kept bool) {
 	var ops map[string]tykoas.Operation
 	if x.Middleware != nil {
 		ops = x.Middleware.Operations
@@ -143,7 +146,7 @@ func describeOperations(f Facts, tree map[string]any, x tykoas.XTykAPIGateway) {
 			if p != "/" {
 				label = m + " " + p
 			}
-			byLabel[label] = operationBehaviour(ops[id], x.Server.ListenPath.Value)
+			byLabel[label] = operationBehaviour(ops[id], x.Server.ListenPath.Value, kept)
 			labels = append(labels, label)
 		}
 	}
@@ -173,7 +176,7 @@ func describeOperations(f Facts, tree map[string]any, x tykoas.XTykAPIGateway) {
 	group(AspectAuthentication, func(b behaviour) string { return when(b.skipAuthentication, "no authentication") })
 }
 
-func operationBehaviour(op tykoas.Operation, listenPath string) behaviour {
+func operationBehaviour(op tykoas.Operation, listenPath string, kept bool) behaviour {
 	var b behaviour
 	if m := op.MockResponse; m != nil && m.Enabled {
 		switch location := headerValue(m.Headers, "Location"); {
@@ -190,8 +193,8 @@ func operationBehaviour(op tykoas.Operation, listenPath string) behaviour {
 	} else if r != nil && r.Enabled && !translate.IsBareListenPathLoop(r, listenPath) {
 		b.rewrite = fmt.Sprintf("%s to %s", r.Pattern, r.RewriteTo)
 	}
-	b.requestH = headerChanges(op.TransformRequestHeaders)
-	b.responseH = headerChanges(op.TransformResponseHeaders)
+	b.requestH = headerChanges(op.TransformRequestHeaders, kept)
+	b.responseH = headerChanges(op.TransformResponseHeaders, kept)
 	if t := op.EnforceTimeout; t != nil && t.Enabled {
 		b.timeout = fmt.Sprintf("504 after %ds", t.Value)
 		if t.Duration != "" {
@@ -202,15 +205,19 @@ func operationBehaviour(op tykoas.Operation, listenPath string) behaviour {
 	return b
 }
 
-func headerChanges(t *tykoas.TransformHeaders) string {
-	if t == nil || !t.Enabled {
-		return ""
-	}
+// headerChanges words a header transform as tykroute.Headers reads it: "set" replaces the message's header of that
+// name, "add" writes a line of its own beside it (a name not in canonical form on Gateways that keep names as
+// written: Gateway API's add), "remove" removes it.
+func headerChanges(t *tykoas.TransformHeaders, kept bool) string {
+	h := tykroute.Headers(t, kept)
 	var parts []string
-	for _, h := range t.Add {
-		parts = append(parts, "set "+h.Name+": "+h.Value)
+	for _, s := range h.Set {
+		parts = append(parts, "set "+s.Name+": "+s.Value)
 	}
-	for _, name := range t.Remove {
+	for _, a := range h.Add {
+		parts = append(parts, "add "+a.Name+": "+a.Value)
+	}
+	for _, name := range h.Remove {
 		parts = append(parts, "remove "+name)
 	}
 	return strings.Join(parts, ", ")

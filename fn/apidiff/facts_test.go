@@ -31,7 +31,7 @@ func operations(d *tykoas.Document, ops map[string]tykoas.Operation) {
 
 func TestDescribe(t *testing.T) {
 	plain := document(t, func(*tykoas.Document) {})
-	f, err := Describe(plain, "")
+	f, err := Describe(plain, "", false)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"every method: proxied"}, f[AspectServed])
 	assert.Empty(t, f[AspectNotFound])
@@ -55,7 +55,7 @@ func TestDescribe(t *testing.T) {
 		d.Tyk.Upstream = tykoas.Upstream{LoadBalancing: &tykoas.LoadBalancing{Enabled: true,
 			Targets: []tykoas.LoadBalancingTarget{{URL: "http://b", Weight: 1}, {URL: "http://a", Weight: 9}}}}
 	})
-	f, err = Describe(split, "shop/base")
+	f, err = Describe(split, "shop/base", false)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"GET, HEAD: proxied"}, f[AspectServed])
 	assert.Equal(t, []string{"PUT, PATCH, OPTIONS, TRACE: 404"}, f[AspectNotFound])
@@ -118,10 +118,10 @@ func TestDescribeTimeouts(t *testing.T) {
 			"POST": {EnforceTimeout: &tykoas.EnforceTimeout{Enabled: true, Value: 10}},
 			"PUT":  {EnforceTimeout: &tykoas.EnforceTimeout{Enabled: false, Value: 10}}})
 	})
-	f, err := Describe(doc, "")
+	f, err := Describe(doc, "", false)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"GET, HEAD: 504 after 500ms", "POST: 504 after 10s"}, f[AspectTimeouts])
-	f, err = Describe(document(t, func(*tykoas.Document) {}), "")
+	f, err = Describe(document(t, func(*tykoas.Document) {}), "", false)
 	require.NoError(t, err)
 	assert.Empty(t, f[AspectTimeouts])
 }
@@ -131,16 +131,16 @@ func TestDescribeTimeouts(t *testing.T) {
 func TestDescribeClientCertificates(t *testing.T) {
 	f, err := Describe(document(t, func(d *tykoas.Document) {
 		d.Tyk.Server.ClientCertificates = &tykoas.ClientCertificates{Enabled: true, Allowlist: []string{"org1aa", "org1bb"}}
-	}), "")
+	}), "", false)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"client certificates: those signed by CA certificate org1aa",
 		"client certificates: those signed by CA certificate org1bb"}, f[AspectCertificates])
 	f, err = Describe(document(t, func(d *tykoas.Document) {
 		d.Tyk.Server.ClientCertificates = &tykoas.ClientCertificates{Enabled: false, Allowlist: []string{"org1aa"}}
-	}), "")
+	}), "", false)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"client certificates: not checked"}, f[AspectCertificates])
-	f, err = Describe(document(t, func(*tykoas.Document) {}), "")
+	f, err = Describe(document(t, func(*tykoas.Document) {}), "", false)
 	require.NoError(t, err)
 	assert.Empty(t, f[AspectCertificates])
 }
@@ -155,8 +155,26 @@ func TestDescribeRouting(t *testing.T) {
 					{In: "header", Name: "Origin", Pattern: "^https://a\\.example$"}}}}}}
 		operations(d, map[string]tykoas.Operation{"OPTIONS": preflight})
 	})
-	f, err := Describe(doc, "")
+	f, err := Describe(doc, "", false)
 	require.NoError(t, err)
 	assert.Contains(t, f[AspectRouting], "OPTIONS: header Access-Control-Request-Method present and header Origin "+
 		"^https://a\\.example$ to API gwapi-preflight; otherwise to API gwapi-other")
+}
+
+// A header transform's name that is not in canonical form adds a header beside the message's own where the Tyk
+// Gateways keep names as written (the gateway-api profile's response add), and is a set everywhere else.
+func TestDescribeHeaderAdds(t *testing.T) {
+	doc := document(t, func(d *tykoas.Document) {
+		both := &tykoas.TransformHeaders{Enabled: true, Add: []tykoas.Header{{Name: "X-Env", Value: "prod"},
+			{Name: "x-trace", Value: "on"}}, Remove: []string{"Server"}}
+		operations(d, map[string]tykoas.Operation{"GET": {TransformRequestHeaders: both, TransformResponseHeaders: both}})
+	})
+	f, err := Describe(doc, "", true)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"GET: set X-Env: prod, add x-trace: on, remove Server"}, f[AspectResponseHeaders])
+	assert.Equal(t, []string{"GET: set X-Env: prod, add x-trace: on, remove Server"}, f[AspectRequestHeaders])
+	f, err = Describe(doc, "", false)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"GET: set X-Env: prod, set x-trace: on, remove Server"}, f[AspectResponseHeaders],
+		"Tyk's default writes every name in canonical form: the lower-case name replaces")
 }

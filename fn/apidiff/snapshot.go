@@ -34,6 +34,9 @@ type API struct {
 	Document string
 	// Base names the TykOasApiDefinition whose base document applies ("" when none does).
 	Base string
+	// HeaderNamesKept is the render's config: the Tyk Gateways keep header names as written (Describe). An
+	// already rendered stream does not say, and is read as Tyk's default (false).
+	HeaderNamesKept bool
 }
 
 // Ref is what names an API to a reviewer.
@@ -112,6 +115,9 @@ func FromRender(out *fn.Output) *Snapshot {
 		}
 	}
 	s := fromItems(out.Items, func(r Ref) string { return base[r.ID] })
+	for _, a := range s.APIs {
+		a.HeaderNamesKept = out.HeaderNamesKept
+	}
 	s.ResultsKnown = true
 	s.Results = resultLines(out.Results)
 	return s

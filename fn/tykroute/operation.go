@@ -159,17 +159,25 @@ func classicOperations(d *tykoas.Document, method, endpoint string, v Version, o
 	return ms
 }
 
-// transform is the header change of a transformRequestHeaders or transformResponseHeaders: remove as
-// written, and each add as a set, the last add of a name winning, since Tyk keeps one value per header name.
-// Tyk compares the names case-insensitively (http.Header.Set) unless it keeps them as written (kept:
-// ignore_canonical_mime_header_key): then a name that is not in canonical form is a header line of its own,
-// added beside the canonical one the message may have (Transform.Add), and only the same name replaces.
+// transform is the header change of the matched operation's transformRequestHeaders or
+// transformResponseHeaders (pick): Headers of it.
 func transform(o *opMatch, pick func(tykoas.Operation) *tykoas.TransformHeaders, kept bool) Transform {
 	if o == nil {
 		return Transform{}
 	}
-	th := pick(o.mw)
+	return Headers(pick(o.mw), kept)
+}
+
+// Headers is what a header transform does to a message: remove as written, and each add as a set, the last add
+// of a name winning, since Tyk keeps one value per header name. Tyk compares the names case-insensitively
+// (http.Header.Set) unless it keeps them as written (kept: ignore_canonical_mime_header_key): then a name that is
+// not in canonical form is a header line of its own, added beside the canonical one the message may have
+// (Transform.Add), and only the same name replaces. A nil or disabled transform does nothing.
+func Headers(th *tykoas.TransformHeaders, kept bool) Transform {
 	var t Transform
+	if th == nil || !th.Enabled {
+		return t
+	}
 	t.Remove = append(t.Remove, th.Remove...)
 	index := map[string]int{}
 	var added []Header
